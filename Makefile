@@ -1,0 +1,53 @@
+# Two commands on a fresh machine: `make demo` and `make test`. Both set up .venv first:
+# packages from requirements.lock via uv, llama-cpp-python built once per machine (uv's wheel
+# cache keeps the build), and the embedded model assembled once into ~/.cache/coopgraph.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+UV_VERSION := 0.13.9
+LLAMA_PIN := $(shell grep -E '^llama-cpp-python==' requirements.lock)
+INSTALLED := $(VENV)/.installed
+MODEL_PROFILES ?= local
+export ANONYMIZED_TELEMETRY := False
+export LITELLM_LOCAL_MODEL_COST_MAP := True
+export HF_HUB_OFFLINE := 1
+
+.PHONY: setup models demo test lint lock bench clean-venv
+
+setup: $(INSTALLED) models
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(BIN)/uv: $(BIN)/python
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
+
+$(INSTALLED): $(BIN)/uv requirements.lock pyproject.toml setup.py scripts/llama_cmake_args.sh
+	@echo "Installing llama-cpp-python (compiled once per machine, ~4-13 min the first time; cached after)"
+	$(BIN)/uv pip install --python $(BIN)/python -C "cmake.args=$$(scripts/llama_cmake_args.sh | tr ' ' ';')" "$(LLAMA_PIN)"
+	$(BIN)/uv pip install --python $(BIN)/python -r requirements.lock
+	$(BIN)/uv pip install --python $(BIN)/python --no-deps -e .
+	touch $(INSTALLED)
+
+models: $(INSTALLED)
+	$(BIN)/coopgraph model install $(MODEL_PROFILES)
+
+demo: setup
+	$(BIN)/coopgraph demo
+
+test: setup
+	$(BIN)/ruff check .
+	$(BIN)/pytest -q
+
+lint: $(INSTALLED)
+	$(BIN)/ruff check .
+
+lock: $(BIN)/uv
+	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+
+bench: setup
+	$(BIN)/python evals/bench/llm_local.py
+	$(BIN)/python evals/bench/graph_overhead.py
+
+clean-venv:
+	rm -rf $(VENV)

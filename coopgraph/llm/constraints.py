@@ -1,0 +1,96 @@
+"""Answer constraints: how a choice among listed options is enforced on each kind of backend.
+
+A small model does best when it may think briefly and then can only emit a valid option. On
+llama.cpp that is a GBNF grammar, on vLLM a guided regex; OpenAI-style servers get no grammar and
+rely on the lenient parser. This module is a leaf: nodes build constraints, the LLM client turns
+them into request parameters.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+AnswerFormat = Literal["letter", "text"]
+Backend = Literal["llamacpp", "vllm", "openai", "fake"]
+
+
+def letter(index: int) -> str:
+    """Option label: A..Z then AA, AB... so long action lists stay unambiguous."""
+    if index < 26:
+        return chr(ord("A") + index)
+    return letter(index // 26 - 1) + letter(index % 26)
+
+
+@dataclass(frozen=True)
+class ChoiceConstraint:
+    """Answer with one of `options`, optionally after a one-line reasoning of bounded length."""
+
+    options: tuple[str, ...]
+    answer_format: AnswerFormat = "letter"
+    reasoning_chars: int = 200
+
+    def answers(self) -> list[str]:
+        if self.answer_format == "letter":
+            return [letter(i) for i in range(len(self.options))]
+        return list(self.options)
+
+    def instructions(self) -> str:
+        """The closing lines every choice prompt ends with, so the format is stated once."""
+        target = "the letter of one action" if self.answer_format == "letter" else "one action copied exactly"
+        if self.reasoning_chars > 0:
+            return (
+                "Think in one short line, then answer.\n"
+                f"Reply as:\nReasoning: <one line>\nAnswer: <{target}>"
+            )
+        return f"Reply as:\nAnswer: <{target}>"
+
+    def format_answer(self, index: int, reasoning: str = "") -> str:
+        """How a correct reply looks; used for few-shot demos."""
+        answer = self.answers()[index]
+        if self.reasoning_chars > 0:
+            return f"Reasoning: {reasoning.strip() or 'best next step'}\nAnswer: {answer}"
+        return f"Answer: {answer}"
+
+
+def _gbnf_literal(text: str) -> str:
+    return json.dumps(text, ensure_ascii=False)
+
+
+def gbnf(constraint: ChoiceConstraint) -> str:
+    """A llama.cpp grammar: optional bounded reasoning line, then exactly one allowed answer."""
+    answers = " | ".join(_gbnf_literal(a) for a in constraint.answers())
+    lines = [f"answer ::= {answers}"]
+    if constraint.reasoning_chars > 0:
+        lines.insert(0, 'root ::= "Reasoning: " reason "\\nAnswer: " answer')
+        lines.append(f"reason ::= [^\\n]{{1,{constraint.reasoning_chars}}}")
+    else:
+        lines.insert(0, 'root ::= "Answer: " answer')
+    return "\n".join(lines)
+
+
+def regex(constraint: ChoiceConstraint) -> str:
+    """The same shape as a regular expression, for vLLM's guided decoding."""
+    answers = "|".join(re.escape(a) for a in constraint.answers())
+    if constraint.reasoning_chars > 0:
+        return f"Reasoning: [^\\n]{{1,{constraint.reasoning_chars}}}\\nAnswer: ({answers})"
+    return f"Answer: ({answers})"
+
+
+def request_kwargs(constraint: ChoiceConstraint | None, backend: Backend) -> dict:
+    """Extra request parameters that enforce the constraint on this backend (none where unsupported)."""
+    if constraint is None:
+        return {}
+    if backend == "llamacpp":
+        return {"extra_body": {"grammar": gbnf(constraint)}}
+    if backend == "vllm":
+        return {"extra_body": {"guided_regex": regex(constraint)}}
+    return {}
+
+
+def max_tokens_for(constraint: ChoiceConstraint) -> int:
+    """Enough tokens for the reasoning line and the longest answer, never much more."""
+    longest = max((len(a) for a in constraint.answers()), default=1)
+    return 8 + (constraint.reasoning_chars // 3 if constraint.reasoning_chars else 0) + longest // 2 + 4

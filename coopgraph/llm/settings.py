@@ -1,0 +1,65 @@
+"""LLM settings from one string, so every command and suite names a model the same way.
+
+`local` (default) and `local-tiny` run the embedded model behind coopgraph's own llama.cpp
+server; `openai:MODEL`, `vllm:MODEL` and `llamacpp:MODEL` talk to an OpenAI-compatible server
+whose base URL and key come from the environment (OPENAI_BASE_URL, OPENAI_API_KEY), never
+from files or traces.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, SecretStr
+
+from coopgraph.llm.constraints import Backend
+from coopgraph.llm.model_files import MODEL_FILES
+
+Kind = Literal["local", "openai", "vllm", "llamacpp"]
+REMOTE_KINDS: dict[str, Backend] = {"openai": "openai", "vllm": "vllm", "llamacpp": "llamacpp"}
+
+
+class LLMSettingError(ValueError):
+    """The LLM setting string does not name a known profile or server kind."""
+
+
+class LLMSettings(BaseModel):
+    """A resolved LLM setting; `public()` is what traces and manifests may record."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    setting: str
+    kind: Kind
+    model: str
+    backend: Backend
+    base_url: str | None = None
+    api_key: SecretStr | None = None
+    temperature: float = 0.0
+    seed: int = 0
+    timeout_s: float = Field(default=120.0, gt=0)
+    max_retries: int = Field(default=2, ge=0)
+    n_ctx: int = 4096
+    threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
+
+    def public(self) -> dict[str, object]:
+        data = self.model_dump(exclude={"api_key"})
+        data["api_key"] = "***" if self.api_key else None
+        return data
+
+
+def parse_setting(setting: str | None = None, **overrides: object) -> LLMSettings:
+    """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ..."""
+    setting = (setting or os.environ.get("COOPGRAPH_LLM") or "local").strip()
+    if setting in MODEL_FILES:
+        return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
+    kind, _, model = setting.partition(":")
+    if kind in REMOTE_KINDS and model:
+        key = os.environ.get("OPENAI_API_KEY")
+        base_url = os.environ.get("OPENAI_BASE_URL") or (None if kind == "openai" else "http://127.0.0.1:8000/v1")
+        return LLMSettings(
+            setting=setting, kind=kind, model=model, backend=REMOTE_KINDS[kind], base_url=base_url,
+            api_key=SecretStr(key) if key else None, **overrides,
+        )
+    known = ", ".join([*MODEL_FILES, "openai:MODEL", "vllm:MODEL", "llamacpp:MODEL"])
+    raise LLMSettingError(f"unknown LLM setting {setting!r}; use one of: {known}")

@@ -1,0 +1,122 @@
+"""Run traces: one JSONL event log per episode, with secrets redacted before anything is written.
+
+Every node run, LLM call, environment step and message is one JSON object per line, so a
+crashed run still leaves a readable prefix and tools (viewer, diff, OpenTelemetry export) can
+stream it. Writers never see an API key: values that look like keys, and any key named in the
+environment, are masked.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+_SECRET_NAME = re.compile(r"(api[_-]?key|token|secret|password|authorization)", re.IGNORECASE)
+_SECRET_VALUE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9._\-]{8,})")
+REDACTED = "***"
+
+
+def _env_secrets() -> list[str]:
+    return [v for k, v in os.environ.items() if _SECRET_NAME.search(k) and len(v) >= 8]
+
+
+def redact(value: Any, secrets: list[str] | None = None) -> Any:
+    """Return a copy of value with secret-looking fields and known secret values masked."""
+    secrets = _env_secrets() if secrets is None else secrets
+    if isinstance(value, dict):
+        return {
+            k: (REDACTED if isinstance(k, str) and _SECRET_NAME.search(k) and v else redact(v, secrets))
+            for k, v in value.items()
+        }
+    if isinstance(value, list | tuple):
+        return [redact(v, secrets) for v in value]
+    if isinstance(value, str):
+        for secret in secrets:
+            value = value.replace(secret, REDACTED)
+        return _SECRET_VALUE.sub(REDACTED, value)
+    return value
+
+
+class Tracer:
+    """Appends redacted events to a JSONL file; `Tracer(None)` keeps them in memory only."""
+
+    def __init__(self, path: str | Path | None = None, **context: Any) -> None:
+        self.path = Path(path) if path else None
+        self.context = context
+        self.events: list[dict[str, Any]] = []
+        self._lock = threading.Lock()
+        self._secrets = _env_secrets()
+        self._fh = None
+        if self.path:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = self.path.open("a", encoding="utf-8")
+
+    def bind(self, **context: Any) -> BoundTracer:
+        """A view that adds fixed fields (agent, step...) to every event it writes."""
+        return BoundTracer(self, context)
+
+    def event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        record = redact({"type": kind, "t": round(time.time(), 4), **self.context, **fields}, self._secrets)
+        with self._lock:
+            self.events.append(record)
+            if self._fh:
+                self._fh.write(json.dumps(record, default=str, ensure_ascii=False) + "\n")
+                self._fh.flush()
+        return record
+
+    @contextmanager
+    def span(self, kind: str, **fields: Any) -> Iterator[dict[str, Any]]:
+        """Write `<kind>_start`, run the block, write `<kind>_end` with its latency and outputs."""
+        self.event(f"{kind}_start", **fields)
+        out: dict[str, Any] = {}
+        start = time.perf_counter()
+        try:
+            yield out
+        except BaseException as exc:
+            out["error"] = f"{type(exc).__name__}: {exc}"
+            raise
+        finally:
+            self.event(f"{kind}_end", **fields, latency_s=round(time.perf_counter() - start, 4), **out)
+
+    def close(self) -> None:
+        with self._lock:
+            if self._fh:
+                self._fh.close()
+                self._fh = None
+
+
+class BoundTracer:
+    """A Tracer with extra fields merged into every event; cheap to create per agent or step."""
+
+    def __init__(self, parent: Tracer | BoundTracer, context: dict[str, Any]) -> None:
+        self.parent = parent
+        self.context = context
+
+    def bind(self, **context: Any) -> BoundTracer:
+        return BoundTracer(self, context)
+
+    def event(self, kind: str, **fields: Any) -> dict[str, Any]:
+        return self.parent.event(kind, **{**self.context, **fields})
+
+    @contextmanager
+    def span(self, kind: str, **fields: Any) -> Iterator[dict[str, Any]]:
+        with self.parent.span(kind, **{**self.context, **fields}) as out:
+            yield out
+
+
+def read_events(path: str | Path) -> list[dict[str, Any]]:
+    """Load a trace, skipping a torn last line left by a killed process."""
+    events = []
+    for line in Path(path).read_text(encoding="utf-8").splitlines():
+        try:
+            events.append(json.loads(line))
+        except json.JSONDecodeError:
+            continue
+    return events

@@ -1,0 +1,61 @@
+"""Spec problems with a short code, the place they occur and a one-line hint on how to fix them."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HINTS = {
+    "E100": "check the path; shipped specs can be named without .yaml",
+    "E101": "fix the YAML syntax at the marked spot (indentation uses spaces, lists need '- ')",
+    "E102": "each key may appear once in a mapping; rename or remove the second one",
+    "E103": "specs hold plain values only; remove the tag",
+    "E104": "write the structure out instead of nesting aliases",
+    "E201": "see docs/graph-specs.md for the fields a spec takes",
+    "E202": "run `coopgraph nodes` to list the registered nodes",
+    "E203": "see the node's params in docs/nodes.md",
+    "E204": "run `coopgraph nodes` to list the registered routers",
+    "E205": "declare the value under the spec's top-level params:",
+    "E207": "templates live in prompts/<family>/<name>.j2",
+    "E208": "save a program with `coopgraph optimize` or fix the path (relative to the spec file)",
+    "E209": "`extends:` names a shipped spec or a path relative to this file",
+    "E301": "an edge may only point at a declared node or END",
+    "E302": "a router's branches must be the ones it declares",
+    "E304": "every node needs a way out: add `NODE -> END` or an edge to another node",
+    "E305": "connect the node from the entry or remove it",
+    "E306": "add an edge or router branch that leaves the loop (to END or onwards)",
+    "E307": "give a node either plain edges or one router, not both",
+}
+
+
+@dataclass(frozen=True)
+class SpecError:
+    code: str
+    message: str
+    file: str
+    line: int | None = None
+    column: int | None = None
+
+    @property
+    def hint(self) -> str:
+        return HINTS.get(self.code, "")
+
+    def __str__(self) -> str:
+        where = self.file
+        if self.line is not None:
+            where += f":{self.line}:{self.column or 1}"
+        hint = f" (hint: {self.hint})" if self.hint else ""
+        return f"{where}: {self.code} {self.message}{hint}"
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "code": self.code, "message": self.message, "file": self.file,
+            "line": self.line, "column": self.column, "hint": self.hint,
+        }
+
+
+class SpecInvalid(Exception):
+    """Raised with every problem of a spec at once."""
+
+    def __init__(self, errors: list[SpecError]) -> None:
+        self.errors = errors
+        super().__init__("\n".join(str(e) for e in errors))

@@ -1,0 +1,175 @@
+"""Loading a spec file: resolve `extends:`, validate the schema, then check the wiring.
+
+Everything wrong with a spec is reported in one go, each problem with file, line and column,
+so a user fixes a spec in one pass instead of one error per run.
+"""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from pydantic import ValidationError
+
+from coopgraph.graphs.errors import SpecError, SpecInvalid
+from coopgraph.graphs.spec import GraphSpec
+from coopgraph.graphs.yaml_source import Mark, YamlProblem, load_source
+
+GRAPHS_DIR = Path(__file__).parent
+SHIPPED_FOLDERS = ("", "ablations", "examples")
+
+
+def shipped_specs() -> dict[str, Path]:
+    """Specs that ship with coopgraph, by the short name a team or CLI may use."""
+    found: dict[str, Path] = {}
+    for folder in SHIPPED_FOLDERS:
+        for path in sorted((GRAPHS_DIR / folder).glob("*.yaml")):
+            found.setdefault(path.stem, path)
+    return found
+
+
+def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
+    """A spec reference is a file path, or the name of a shipped spec (`coela`)."""
+    candidates = []
+    if relative_to is not None:
+        candidates.append(relative_to / ref)
+    candidates.append(Path(ref))
+    for candidate in candidates:
+        if candidate.is_file():
+            return candidate
+    shipped = shipped_specs()
+    name = Path(ref).stem if ref.endswith((".yaml", ".yml")) and "/" not in ref else ref
+    if name in shipped:
+        return shipped[name]
+    raise SpecInvalid([SpecError(
+        "E100", f"no spec {ref!r} (shipped: {', '.join(shipped) or 'none'})", str(relative_to or "."),
+    )])
+
+
+@dataclass
+class LoadedSpec:
+    """A validated spec plus where it came from, so errors and relative paths can be resolved."""
+
+    spec: GraphSpec
+    path: Path
+    marks: dict[tuple, tuple[str, Mark]]
+    chain: list[Path]
+
+    def where(self, path: tuple) -> tuple[str, Mark | None]:
+        return _where(self.marks, path, self.path)
+
+
+def _merge_nodes(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
+    merged = copy.deepcopy(base)
+    for node_id, override in child.items():
+        if override is None:
+            merged.pop(node_id, None)
+        elif isinstance(override, dict) and isinstance(merged.get(node_id), dict):
+            node = merged[node_id]
+            for key, value in override.items():
+                if key == "params" and isinstance(value, dict) and isinstance(node.get("params"), dict):
+                    node["params"] = {**node["params"], **value}
+                else:
+                    node[key] = value
+        else:
+            merged[node_id] = override
+    return merged
+
+
+def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple, tuple[str, Mark]]]:
+    """Raw data of a spec with its bases merged in, and the file/mark of every path."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise SpecInvalid([SpecError("E100", f"cannot read spec: {exc.strerror}", str(path))]) from None
+    try:
+        doc = load_source(text)
+    except YamlProblem as problem:
+        mark = problem.mark
+        raise SpecInvalid([SpecError(
+            problem.code, problem.message, str(path), mark.line if mark else None, mark.column if mark else None
+        )]) from None
+    if not isinstance(doc.data, dict):
+        raise SpecInvalid([SpecError("E201", "a spec must be a mapping of fields", str(path), 1, 1)])
+    marks = {p: (str(path), m) for p, m in doc.marks.items()}
+    data = doc.data
+    base_ref = data.get("extends")
+    if not base_ref:
+        return data, marks
+    file, mark = marks.get(("extends",), (str(path), None))
+    try:
+        base_path = resolve_path(str(base_ref), path.parent)
+    except SpecInvalid as exc:
+        err = exc.errors[0]
+        raise SpecInvalid([SpecError("E209", err.message, file, mark.line if mark else None,
+                                     mark.column if mark else None)]) from None
+    if base_path.resolve() in [p.resolve() for p in chain]:
+        names = " -> ".join(p.name for p in [*chain, base_path])
+        raise SpecInvalid([SpecError("E209", f"extends cycle: {names}", file,
+                                     mark.line if mark else None, mark.column if mark else None)])
+    base, base_marks = _read_raw(base_path, [*chain, base_path])
+    merged = {**base, **{k: v for k, v in data.items() if k not in ("nodes", "params")}}
+    merged["params"] = {**base.get("params", {}), **data.get("params", {})}
+    merged["nodes"] = _merge_nodes(base.get("nodes", {}), data.get("nodes", {}))
+    merged_marks = {**base_marks, **marks}
+    return merged, merged_marks
+
+
+def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, str]], path: tuple = ()) -> Any:
+    """Replace "${name}" strings in node params by the spec-level param of that name."""
+    if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
+        key = value[2:-1]
+        if key in params:
+            return params[key]
+        missing.append((path, key))
+        return value
+    if isinstance(value, dict):
+        return {k: _substitute(v, params, missing, (*path, k)) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_substitute(v, params, missing, (*path, i)) for i, v in enumerate(value)]
+    return value
+
+
+def load_spec(ref: str | Path, *, check: bool = True) -> LoadedSpec:
+    """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem."""
+    path = ref if isinstance(ref, Path) else resolve_path(str(ref))
+    data, marks = _read_raw(path, [path])
+    errors: list[SpecError] = []
+    params = data.get("params", {}) if isinstance(data.get("params"), dict) else {}
+    for node_id, node in (data.get("nodes") or {}).items() if isinstance(data.get("nodes"), dict) else []:
+        if isinstance(node, dict) and "params" in node:
+            missing: list[tuple[tuple, str]] = []
+            node["params"] = _substitute(node["params"], params, missing, ("nodes", node_id, "params"))
+            for where, key in missing:
+                file, mark = _where(marks, where, path)
+                errors.append(SpecError("E205", f"node {node_id!r} refers to undeclared param ${{{key}}}", file,
+                                        mark.line if mark else None, mark.column if mark else None))
+    data.setdefault("name", path.stem)
+    try:
+        spec = GraphSpec.model_validate(data)
+    except ValidationError as exc:
+        for err in exc.errors():
+            loc = tuple(err["loc"])
+            loc = tuple(x for x in loc if not (isinstance(x, str) and x in ("str", "RouterEdge")))
+            file, mark = _where(marks, loc, path)
+            field = ".".join(str(x) for x in loc) or "spec"
+            errors.append(SpecError("E201", f"{field}: {err['msg']}", file,
+                                    mark.line if mark else None, mark.column if mark else None))
+        raise SpecInvalid(errors) from None
+    loaded = LoadedSpec(spec, path, marks, [path])
+    if check:
+        from coopgraph.graphs.checks import check_spec
+
+        errors.extend(check_spec(loaded))
+    if errors:
+        raise SpecInvalid(errors)
+    return loaded
+
+
+def _where(marks: dict[tuple, tuple[str, Mark]], loc: tuple, path: Path) -> tuple[str, Mark | None]:
+    for cut in range(len(loc), -1, -1):
+        if loc[:cut] in marks:
+            return marks[loc[:cut]]
+    return str(path), None

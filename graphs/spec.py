@@ -1,0 +1,72 @@
+"""The graph-spec schema: what a `graphs/*.yaml` file may say, checked by pydantic.
+
+A spec names nodes by registry name, passes them params, wires them with chain edges
+(`a -> b -> END`) and router edges, and may extend a base spec so an ablation is a few lines.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, field_validator
+
+END = "END"
+_ID = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
+
+
+class NodeSpec(BaseModel):
+    """One node of the wiring: which registered function, with which params and prompt."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    use: str = Field(description="registry name of the node, e.g. planning.choose_action")
+    params: dict[str, Any] = Field(default_factory=dict)
+    prompt: str | None = Field(default=None, description="template name, e.g. planning/choose_action")
+    program: str | None = Field(default=None, description="saved DSPy program JSON, relative to the spec")
+    description: str = ""
+
+
+class RouterEdge(BaseModel):
+    """A conditional edge: after `source`, a registered router picks one of `branches`."""
+
+    model_config = ConfigDict(extra="forbid", populate_by_name=True)
+
+    source: str = Field(alias="from")
+    router: str
+    branches: dict[str, str]
+    params: dict[str, Any] = Field(default_factory=dict)
+
+
+class GraphSpec(BaseModel):
+    """A whole agent wiring after `extends:` has been resolved."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    name: str
+    description: str = ""
+    extends: str | None = None
+    params: dict[str, Any] = Field(default_factory=dict)
+    entry: str
+    nodes: dict[str, NodeSpec]
+    edges: list[str | RouterEdge] = Field(default_factory=list)
+
+    @field_validator("nodes")
+    @classmethod
+    def _node_ids(cls, nodes: dict[str, NodeSpec]) -> dict[str, NodeSpec]:
+        for node_id in nodes:
+            if not _ID.match(node_id) or node_id == END:
+                raise ValueError(f"node id {node_id!r} must be an identifier other than END")
+        return nodes
+
+    def chain_pairs(self) -> list[tuple[int, str, str]]:
+        """(edge index, source, target) for every arrow of every chain edge."""
+        pairs = []
+        for index, edge in enumerate(self.edges):
+            if isinstance(edge, str):
+                parts = [p.strip() for p in edge.split("->")]
+                pairs.extend((index, a, b) for a, b in zip(parts, parts[1:], strict=False))
+        return pairs
+
+    def router_edges(self) -> list[tuple[int, RouterEdge]]:
+        return [(i, e) for i, e in enumerate(self.edges) if isinstance(e, RouterEdge)]

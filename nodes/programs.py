@@ -1,0 +1,213 @@
+"""The DSPy bridge: each LLM node is a `dspy.Module` whose adapter renders the node's Jinja template.
+
+Both the graph and DSPy optimizers call the same `dspy.Predict`, so the prompt an optimizer tunes
+(its instructions and demos) is the prompt that runs. The adapter also owns the answer contract:
+a constrained choice parsed leniently, retried when unusable, then reported as invalid instead of
+raising, so one bad answer never stops an episode.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+import dspy
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.llm.constraints import ChoiceConstraint, max_tokens_for
+from coopgraph.nodes.choice_parsing import parse_choice
+from coopgraph.prompts.render import render_messages
+
+
+class ChooseOption(dspy.Signature):
+    """Pick the listed action that moves the team fastest towards its goal."""
+
+    context: dict = dspy.InputField(desc="template variables: goal, state, history")
+    options: list[str] = dspy.InputField(desc="the actions that can be taken now")
+    reasoning: str = dspy.OutputField(desc="one short line of thought")
+    answer: str = dspy.OutputField(desc="the chosen option, exactly as listed")
+
+
+class WriteText(dspy.Signature):
+    """Write the short text the template asks for."""
+
+    context: dict = dspy.InputField(desc="template variables")
+    text: str = dspy.OutputField(desc="the reply")
+
+
+def _complete(lm: Any, messages: list[dict[str, str]], **kwargs: Any) -> str:
+    """Call coopgraph's LM directly (constraints, tracing); any other dspy LM the plain way."""
+    if hasattr(lm, "complete_chat"):
+        return lm.complete_chat(messages, **kwargs).text
+    kwargs.pop("constraint", None)
+    kwargs.pop("trace", None)
+    outputs = lm(messages=messages, **kwargs)
+    first = outputs[0] if outputs else ""
+    return first.get("text", "") if isinstance(first, dict) else str(first)
+
+
+class JinjaAdapter(dspy.Adapter):
+    """Formats a signature's inputs through one Jinja template; demos become prior chat turns."""
+
+    def __init__(
+        self,
+        template: str,
+        *,
+        env_name: str | None = None,
+        node_name: str = "",
+        answer_format: str = "letter",
+        reasoning_chars: int = 200,
+        max_tokens: int = 120,
+        retries: int = 2,
+    ) -> None:
+        super().__init__()
+        self.template = template
+        self.env_name = env_name
+        self.node_name = node_name
+        self.answer_format = answer_format
+        self.reasoning_chars = reasoning_chars
+        self.max_tokens = max_tokens
+        self.retries = retries
+
+    def constraint_for(self, inputs: dict[str, Any]) -> ChoiceConstraint | None:
+        if "options" not in inputs:
+            return None
+        return ChoiceConstraint(tuple(inputs["options"]), self.answer_format, self.reasoning_chars)
+
+    def _turn(self, signature: type[dspy.Signature], inputs: dict[str, Any]) -> list[dict[str, str]]:
+        variables = {**inputs.get("context", {}), "instructions": signature.instructions}
+        if "options" in inputs:
+            variables["options"] = list(inputs["options"])
+        messages = render_messages(self.template, variables, self.env_name)
+        constraint = self.constraint_for(inputs)
+        if constraint is not None:
+            messages[-1] = {**messages[-1], "content": messages[-1]["content"] + "\n\n" + constraint.instructions()}
+        return messages
+
+    def format(
+        self, signature: type[dspy.Signature], demos: list[dict[str, Any]], inputs: dict[str, Any]
+    ) -> list[dict[str, Any]]:
+        messages = self._turn(signature, inputs)
+        shots: list[dict[str, str]] = []
+        for demo in demos:
+            if not all(k in demo for k in signature.input_fields):
+                continue
+            turn = self._turn(signature, demo)
+            shots.extend(m for m in turn if m["role"] != "system")
+            shots.append({"role": "assistant", "content": self._demo_reply(demo)})
+        head = 1 if messages and messages[0]["role"] == "system" else 0
+        return messages[:head] + shots + messages[head:]
+
+    def _demo_reply(self, demo: dict[str, Any]) -> str:
+        constraint = self.constraint_for(demo)
+        if constraint is None:
+            return str(demo.get("text", ""))
+        index, _ = parse_choice(f"Answer: {demo.get('answer', '')}", constraint)
+        return constraint.format_answer(index or 0, str(demo.get("reasoning", "")))
+
+    def parse(self, signature: type[dspy.Signature], completion: str) -> dict[str, Any]:
+        return {"text": completion.strip()}
+
+    def __call__(
+        self,
+        lm: Any,
+        lm_kwargs: dict[str, Any],
+        signature: type[dspy.Signature],
+        demos: list[dict[str, Any]],
+        inputs: dict[str, Any],
+    ) -> list[dict[str, Any]]:
+        messages = self.format(signature, demos, inputs)
+        constraint = self.constraint_for(inputs)
+        max_tokens = max_tokens_for(constraint) if constraint else self.max_tokens
+        errors: list[str] = []
+        raw = ""
+        for attempt in range(1, self.retries + 2):
+            try:
+                raw = _complete(
+                    lm, messages, constraint=constraint, max_tokens=max_tokens,
+                    trace={"node": self.node_name, "attempt": attempt}, **lm_kwargs,
+                )
+            except Exception as exc:  # transport already retried with backoff; count and go on
+                errors.append(f"{type(exc).__name__}: {exc}"[:300])
+                continue
+            if constraint is None:
+                if raw.strip():
+                    return [{"text": raw.strip(), "valid": True, "attempts": attempt, "raw": raw}]
+                errors.append("empty reply")
+                continue
+            index, reasoning = parse_choice(raw, constraint)
+            if index is not None:
+                return [{
+                    "reasoning": reasoning, "answer": constraint.options[index], "index": index,
+                    "valid": True, "attempts": attempt, "raw": raw,
+                }]
+            errors.append(f"unusable answer: {raw[:120]!r}")
+        invalid: dict[str, Any] = {"valid": False, "attempts": self.retries + 1, "raw": raw, "errors": errors}
+        if constraint is None:
+            return [{"text": "", **invalid}]
+        return [{"reasoning": "", "answer": "", "index": None, **invalid}]
+
+
+class ChoiceProgram(dspy.Module):
+    """A node's tunable choice: `dspy.Predict(ChooseOption)` rendered through the node's template."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__()
+        signature = ChooseOption.with_instructions(instructions) if instructions else ChooseOption
+        self.predict = dspy.Predict(signature)
+
+    def forward(self, context: dict[str, Any], options: list[str]) -> dspy.Prediction:
+        return self.predict(context=context, options=options)
+
+
+class TextProgram(dspy.Module):
+    """A node's tunable free-text generation (messages, descriptions)."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__()
+        signature = WriteText.with_instructions(instructions) if instructions else WriteText
+        self.predict = dspy.Predict(signature)
+
+    def forward(self, context: dict[str, Any]) -> dspy.Prediction:
+        return self.predict(context=context)
+
+
+def run_program(program: dspy.Module, adapter: JinjaAdapter, lm: Any, **inputs: Any) -> dspy.Prediction:
+    """Run a node's program with its adapter and the agent's LM, without touching global settings."""
+    with dspy.context(lm=lm, adapter=adapter):
+        return program(**inputs)
+
+
+class TextParams(BaseModel):
+    """Params every free-text LLM node takes."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    max_tokens: int = Field(default=80, ge=1, le=4096)
+    retries: int = Field(default=2, ge=0, le=10)
+
+
+class ChoiceParams(BaseModel):
+    """Params every choosing LLM node takes: the small-model hygiene knobs live here."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    answer_format: Literal["letter", "text"] = "letter"
+    reasoning_chars: int = Field(default=160, ge=0, le=2000, description="0 answers at once, no reasoning")
+    retries: int = Field(default=2, ge=0, le=10)
+    fallback: Literal["first", "none"] = Field(
+        default="first", description="what an invalid answer turns into after the retries"
+    )
+
+
+def adapter_for(ctx: Any) -> JinjaAdapter:
+    """The adapter that renders this node's template with this node's params."""
+    params = ctx.params
+    return JinjaAdapter(
+        ctx.prompt,
+        env_name=ctx.resources.env,
+        node_name=ctx.name,
+        answer_format=getattr(params, "answer_format", "letter"),
+        reasoning_chars=getattr(params, "reasoning_chars", 0),
+        max_tokens=getattr(params, "max_tokens", 120),
+        retries=getattr(params, "retries", 2),
+    )

@@ -1,0 +1,133 @@
+"""The node and router registries: YAML specs name functions by these dotted names.
+
+Registering by decorator keeps a node's contract (what it reads, writes and which params it
+takes) next to its code, so the spec validator, the compiler and the generated node docs all
+read one source of truth.
+"""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+
+class NoParams(BaseModel):
+    """Params model for nodes that take none; unknown keys are errors."""
+
+    model_config = ConfigDict(extra="forbid")
+
+
+@dataclass(frozen=True)
+class NodeInfo:
+    """A registered node: `fn(state, ctx) -> update` plus its declared contract."""
+
+    name: str
+    fn: Callable[..., dict[str, Any]]
+    reads: tuple[str, ...] = ()
+    writes: tuple[str, ...] = ()
+    params: type[BaseModel] = NoParams
+    uses_llm: bool = False
+    doc: str = ""
+    prompt: str | None = None  # default template; a spec's `prompt:` overrides it
+    program: type | None = None  # the dspy.Module class an LLM node runs
+
+
+@dataclass(frozen=True)
+class RouterInfo:
+    """A registered router: `fn(state, ctx) -> branch`, with every branch it may return declared."""
+
+    name: str
+    fn: Callable[..., str]
+    branches: tuple[str, ...]
+    reads: tuple[str, ...] = ()
+    params: type[BaseModel] = NoParams
+    doc: str = ""
+
+
+@dataclass
+class Registry:
+    """Name → entry map whose misses list close matches and everything that exists."""
+
+    kind: str
+    entries: dict[str, Any] = field(default_factory=dict)
+
+    def add(self, name: str, entry: Any) -> None:
+        if name in self.entries and self.entries[name].fn is not entry.fn:
+            raise ValueError(f"{self.kind} {name!r} is already registered by {self.entries[name].fn!r}")
+        self.entries[name] = entry
+
+    def get(self, name: str) -> Any:
+        _ensure_library_loaded()
+        if name not in self.entries:
+            raise KeyError(unknown_name_message(self.kind, name, self.entries))
+        return self.entries[name]
+
+    def names(self) -> list[str]:
+        _ensure_library_loaded()
+        return sorted(self.entries)
+
+
+def unknown_name_message(kind: str, name: str, known: Any) -> str:
+    known = sorted(known)
+    close = difflib.get_close_matches(name, known, n=3, cutoff=0.5)
+    hint = f"; did you mean {', '.join(close)}?" if close else ""
+    return f"unknown {kind} {name!r}{hint} (known: {', '.join(known) or 'none'})"
+
+
+NODES = Registry("node")
+ROUTERS = Registry("router")
+
+
+def node(
+    name: str,
+    *,
+    reads: tuple[str, ...] = (),
+    writes: tuple[str, ...] = (),
+    params: type[BaseModel] = NoParams,
+    prompt: str | None = None,
+    program: type | None = None,
+) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
+    """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
+
+    Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
+    """
+
+    def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
+        doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        info = NodeInfo(name, fn, tuple(reads), tuple(writes), params, program is not None, doc, prompt, program)
+        NODES.add(name, info)
+        return fn
+
+    return register
+
+
+def router(
+    name: str,
+    *,
+    branches: tuple[str, ...],
+    reads: tuple[str, ...] = (),
+    params: type[BaseModel] = NoParams,
+) -> Callable[[Callable[..., str]], Callable[..., str]]:
+    """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error."""
+
+    def register(fn: Callable[..., str]) -> Callable[..., str]:
+        doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
+        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc))
+        return fn
+
+    return register
+
+
+_loaded = False
+
+
+def _ensure_library_loaded() -> None:
+    """Import the shipped node families once so their decorators have run."""
+    global _loaded
+    if not _loaded:
+        _loaded = True
+        from coopgraph.nodes import library  # noqa: F401
