@@ -28,4 +28,5 @@ def mapped_packages() -> list[str]:
     return found
 
 
-setup(packages=mapped_packages())
+if __name__ == "__main__" or "setuptools.build_meta" in __import__("sys").modules:
+    setup(packages=mapped_packages())

@@ -18,7 +18,9 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
-_SECRET_NAME = re.compile(r"(api[_-]?key|token|secret|password|authorization)", re.IGNORECASE)
+_SECRET_NAME = re.compile(
+    r"(^|[_-])(api[_-]?key|apikey|secret|password|passwd|authorization|token|access[_-]?token)$", re.IGNORECASE
+)
 _SECRET_VALUE = re.compile(r"\b(sk-[A-Za-z0-9_\-]{8,}|Bearer\s+[A-Za-z0-9._\-]{8,})")
 REDACTED = "***"
 

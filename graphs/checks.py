@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
-from pydantic import ValidationError
-
 from coopgraph.graphs.errors import SpecError
 from coopgraph.graphs.spec import END
 from coopgraph.nodes.registry import NODES, ROUTERS, unknown_name_message
 from coopgraph.prompts.render import PromptError, template_file
+from pydantic import ValidationError
 
 
 def check_spec(loaded) -> list[SpecError]:  # noqa: ANN001 - LoadedSpec, imported lazily by the loader

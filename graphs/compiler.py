@@ -10,15 +10,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from langgraph.graph import END as LG_END
-from langgraph.graph import START, StateGraph
-from langgraph.runtime import Runtime
-
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.graphs.spec import END, GraphSpec, NodeSpec, RouterEdge
 from coopgraph.nodes.context import AgentResources, NodeContext
 from coopgraph.nodes.registry import NODES, ROUTERS, NodeInfo, RouterInfo
 from coopgraph.nodes.state import AgentState
+from langgraph.graph import END as LG_END
+from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
 
 
 class NodeContractError(RuntimeError):
@@ -106,3 +105,12 @@ def compile_spec(ref: str | Path | LoadedSpec, **compile_kwargs: Any) -> Any:
     compiled = build_state_graph(loaded).compile(name=loaded.spec.name, **compile_kwargs)
     compiled.spec = loaded  # type: ignore[attr-defined]
     return compiled
+
+
+def node_context(loaded: LoadedSpec, node_id: str, resources: AgentResources | None = None) -> NodeContext:
+    """The context a node gets inside the graph, for running its program outside it (optimizers, benches)."""
+    node = loaded.spec.nodes[node_id]
+    info = NODES.get(node.use)
+    program = build_program(info, node, loaded.path.parent)
+    return NodeContext(node_id, info.name, info.params.model_validate(node.params),
+                       resources or AgentResources(), node.prompt or info.prompt, program)

@@ -11,11 +11,10 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
-
 from coopgraph.graphs.errors import SpecError, SpecInvalid
 from coopgraph.graphs.spec import GraphSpec
 from coopgraph.graphs.yaml_source import Mark, YamlProblem, load_source
+from pydantic import ValidationError
 
 GRAPHS_DIR = Path(__file__).parent
 SHIPPED_FOLDERS = ("", "ablations", "examples")

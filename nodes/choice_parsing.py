@@ -38,6 +38,9 @@ def parse_choice(text: str, constraint: ChoiceConstraint) -> tuple[int | None, s
         return None, reasoning
     first_line = answer.splitlines()[0]
     letters = [letter(i) for i in range(len(options))]
+    bare = first_line.strip(" \t\"'()[]*.:,")
+    if len(bare) == 1 and bare.upper() in letters:
+        return letters.index(bare.upper()), reasoning
     match = _LABEL.match(first_line)
     if match and match.group(1) in letters:
         return letters.index(match.group(1)), reasoning

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import dspy
+from coopgraph.nodes.choice_parsing import parse_choice
+from coopgraph.prompts.render import render_messages
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.llm.constraints import ChoiceConstraint, max_tokens_for
-from coopgraph.nodes.choice_parsing import parse_choice
-from coopgraph.prompts.render import render_messages
 
 
 class ChooseOption(dspy.Signature):
@@ -43,6 +43,16 @@ def _complete(lm: Any, messages: list[dict[str, str]], **kwargs: Any) -> str:
     outputs = lm(messages=messages, **kwargs)
     first = outputs[0] if outputs else ""
     return first.get("text", "") if isinstance(first, dict) else str(first)
+
+
+def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int = 48) -> bool:
+    """True when a free-text reply copies a long stretch of the system prompt (a prompt leak)."""
+    system = " ".join(m["content"] for m in messages if m["role"] == "system")
+    text = " ".join(reply.split())
+    system = " ".join(system.split())
+    if len(system) < window:
+        return bool(system) and system in text
+    return any(system[i:i + window] in text for i in range(0, len(system) - window + 1, window // 2))
 
 
 class JinjaAdapter(dspy.Adapter):
@@ -130,6 +140,9 @@ class JinjaAdapter(dspy.Adapter):
                 errors.append(f"{type(exc).__name__}: {exc}"[:300])
                 continue
             if constraint is None:
+                if echoes_instructions(raw, messages):
+                    errors.append("reply repeats the prompt's instructions")
+                    continue
                 if raw.strip():
                     return [{"text": raw.strip(), "valid": True, "attempts": attempt, "raw": raw}]
                 errors.append("empty reply")

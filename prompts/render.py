@@ -25,7 +25,7 @@ class PromptError(LookupError):
 
 
 @lru_cache(maxsize=8)
-def environment(root: str = str(PROMPTS_DIR)) -> ImmutableSandboxedEnvironment:
+def environment(root: str) -> ImmutableSandboxedEnvironment:
     env = ImmutableSandboxedEnvironment(
         loader=FileSystemLoader(root),
         undefined=StrictUndefined,
@@ -59,7 +59,7 @@ def render_messages(name: str, variables: dict[str, Any], env_name: str | None =
     """Render a template's `system` and `user` blocks into chat messages."""
     filename = template_file(name, env_name)
     try:
-        template = environment().get_template(filename)
+        template = environment(str(PROMPTS_DIR)).get_template(filename)
     except TemplateNotFound as exc:  # pragma: no cover - template_file already checked
         raise PromptError(str(exc)) from exc
     messages = []

@@ -8,6 +8,7 @@ dependency tree, so this is the few lines it takes over `sqlite3`, safe for para
 from __future__ import annotations
 
 import hashlib
+import json
 import sqlite3
 import threading
 from collections.abc import Sequence
@@ -15,14 +16,23 @@ from pathlib import Path
 from typing import Any
 
 from langchain_core.caches import BaseCache
-from langchain_core.load import dumps, loads
-from langchain_core.outputs import Generation
+from langchain_core.messages import AIMessage
+from langchain_core.outputs import ChatGeneration, Generation
 
 CACHE_HIT = "coopgraph_cache_hit"
 
 
+def _plain(generation: Generation) -> dict[str, Any]:
+    """Text, usage and metadata only: plain JSON, so reading the cache never builds arbitrary objects."""
+    message = getattr(generation, "message", None)
+    if message is None:
+        return {"content": generation.text}
+    metadata = {k: v for k, v in message.response_metadata.items() if isinstance(v, str | int | float | bool)}
+    return {"content": message.content, "usage": message.usage_metadata, "metadata": metadata}
+
+
 class SQLiteResponseCache(BaseCache):
-    """Responses keyed by sha256(prompt, llm_string); hits are flagged in the message metadata."""
+    """Responses keyed by sha256(prompt, llm_string), stored as plain JSON; hits are flagged in metadata."""
 
     def __init__(self, path: str | Path) -> None:
         self.path = Path(path)
@@ -49,18 +59,19 @@ class SQLiteResponseCache(BaseCache):
         ).fetchone()
         if row is None:
             return None
-        generations = loads(row[0])
-        for generation in generations:
-            message = getattr(generation, "message", None)
-            if message is not None:
-                message.response_metadata[CACHE_HIT] = True
-        return generations
+        return [
+            ChatGeneration(message=AIMessage(
+                content=item["content"], usage_metadata=item.get("usage"),
+                response_metadata={**item.get("metadata", {}), CACHE_HIT: True},
+            ))
+            for item in json.loads(row[0])
+        ]
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
         with self._conn() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO responses (key, value) VALUES (?, ?)",
-                (self._key(prompt, llm_string), dumps(list(return_val))),
+                (self._key(prompt, llm_string), json.dumps([_plain(g) for g in return_val])),
             )
 
     def clear(self, **kwargs: Any) -> None:

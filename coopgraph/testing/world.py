@@ -35,11 +35,12 @@ class ToyWorld:
         return sorted(o for o, where in self.objects.items() if where == self.room)
 
     def actions(self) -> list[str]:
-        options = [f"walk to the {r}" for r in ROOMS if r != self.room]
+        options = []
         if self.holding is None:
             options += [f"grab the {o}" for o in self.visible() if o != "fridge"]
         elif "fridge" in self.visible():
             options.append(f"put the {self.holding} in the fridge")
+        options += [f"walk to the {r}" for r in ROOMS if r != self.room]
         options.append("wait")
         return options
 
@@ -49,9 +50,17 @@ class ToyWorld:
             "agent_name": agent_name,
             "goal": self.goal,
             "visible": self.visible(),
-            "facts_text": f"in the {self.room}, {held}, sees {', '.join(self.visible()) or 'nothing'}",
-            "progress": "done" if self.done else "the apple is not in the fridge yet",
+            "facts_text": f"You are in the {self.room}, {held}. You see: {', '.join(self.visible()) or 'nothing'}. "
+                          f"The fridge is in the {self.objects.get('fridge', 'kitchen')}.",
+            "progress": self.progress(),
         }
+
+    def progress(self) -> str:
+        if self.done:
+            return "done: the apple is in the fridge"
+        if self.holding == "apple":
+            return "you hold the apple; put it in the fridge, which is in the kitchen"
+        return f"the apple is in the {self.objects['apple']}; grab it before you carry it anywhere"
 
     def step(self, action: str | None) -> str:
         """Apply one listed action; anything else wastes the step and says why."""

@@ -5,19 +5,19 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from coopgraph.graphs.compiler import NodeContractError, compile_spec
 from coopgraph.graphs.loader import load_spec
 from coopgraph.graphs.mermaid import to_mermaid
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.registry import NODES, ROUTERS, RouterInfo
+
 from coopgraph.testing import ToyWorld, scripted_lm
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
 def _reply(messages, kwargs) -> str:
-    return "Reasoning: apple first\nAnswer: B" if "Actions:" in messages[-1].content else "The apple is here."
+    return "Reasoning: apple first\nAnswer: A" if "Actions:" in messages[-1].content else "The apple is here."
 
 
 def test_describe_then_choose_runs_and_traces(tracer) -> None:
@@ -32,7 +32,7 @@ def test_describe_then_choose_runs_and_traces(tracer) -> None:
     assert kinds == [("node_start", "describe"), ("llm_call", "describe"), ("node_end", "describe"),
                      ("node_start", "choose"), ("llm_call", "choose"), ("node_end", "choose")]
     call = tracer.events[4]
-    assert "grab the apple" in call["prompt"][-1]["content"] and call["response"].endswith("Answer: B")
+    assert "grab the apple" in call["prompt"][-1]["content"] and call["response"].endswith("Answer: A")
     assert "The apple is here." in lm.chat_model.prompts()[1]
 
 

@@ -1,0 +1,5 @@
+"""`python -m coopgraph` is the `coopgraph` command."""
+
+from coopgraph.cli import main
+
+main()

@@ -1,0 +1,61 @@
+"""The command line: validate reports located errors without tracebacks, --json is machine-readable."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from coopgraph.cli import app
+
+BAD = Path(__file__).parents[1] / "graphs" / "fixtures" / "bad"
+GOOD = Path(__file__).parents[1] / "graphs" / "fixtures" / "good"
+runner = CliRunner()
+
+
+def test_validate_every_bad_fixture_exits_nonzero_with_locations() -> None:
+    for path in sorted(BAD.glob("*.yaml")):
+        result = runner.invoke(app, ["graph", "validate", str(path)])
+        assert result.exit_code == 1, result.output
+        assert result.exception is None or isinstance(result.exception, SystemExit)
+        assert f"{path.name}:" in result.output and " E" in result.output
+
+
+def test_validate_as_a_real_process_prints_no_traceback() -> None:
+    paths = [str(BAD / "bad_indent.yaml"), str(BAD / "python_tag.yaml"), str(GOOD / "base.yaml")]
+    result = subprocess.run([sys.executable, "-m", "coopgraph", "graph", "validate", *paths],
+                            capture_output=True, text=True, timeout=120)
+    output = result.stdout + result.stderr
+    assert result.returncode == 1 and "Traceback" not in output
+    assert "bad_indent.yaml:6:" in output and "python_tag.yaml:5:" in output and "ok " in output
+
+
+def test_validate_json_prints_the_resolved_spec() -> None:
+    result = runner.invoke(app, ["graph", "validate", "--json", str(GOOD / "ablation.yaml")])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    resolved = payload["specs"][0]["resolved"]
+    assert resolved["nodes"]["choose"]["use"] == "planning.choose_action"
+    assert resolved["nodes"]["choose"]["params"]["answer_format"] == "text"
+    assert resolved["extends"] == "base.yaml"
+
+
+def test_validate_json_lists_errors() -> None:
+    result = runner.invoke(app, ["graph", "validate", "--json", str(BAD / "unknown_node.yaml")])
+    assert result.exit_code == 1
+    errors = json.loads(result.stdout)["specs"][0]["errors"]
+    assert errors[0]["code"] == "E202" and errors[0]["line"] == 7
+
+
+def test_draw_prints_mermaid() -> None:
+    result = runner.invoke(app, ["graph", "draw", "describe_choose"])
+    assert result.exit_code == 0 and result.stdout.startswith("flowchart TD")
+
+
+def test_nodes_json_lists_contracts() -> None:
+    payload = json.loads(runner.invoke(app, ["nodes", "--json"]).stdout)
+    choose = next(n for n in payload["nodes"] if n["name"] == "planning.choose_action")
+    assert "actions" in choose["reads"] and choose["llm"] is True and "answer_format" in choose["params"]

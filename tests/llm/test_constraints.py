@@ -1,0 +1,38 @@
+"""Backend request parameters enforce the choice; grammars are well-formed for llama.cpp."""
+
+from __future__ import annotations
+
+import re
+
+from coopgraph.llm.constraints import ChoiceConstraint, gbnf, max_tokens_for, regex, request_kwargs
+
+C = ChoiceConstraint(("grab the apple", 'say "hi"'), answer_format="text", reasoning_chars=50)
+
+
+def test_gbnf_allows_reasoning_then_exact_options() -> None:
+    grammar = gbnf(C)
+    assert 'root ::= "Reasoning: " reason "\\nAnswer: " answer' in grammar
+    assert 'answer ::= "grab the apple" | "say \\"hi\\""' in grammar
+    assert "reason ::= [^\\n]{1,50}" in grammar
+
+
+def test_letter_grammar_without_reasoning() -> None:
+    grammar = gbnf(ChoiceConstraint(("a", "b", "c"), reasoning_chars=0))
+    assert grammar == 'root ::= "Answer: " answer\nanswer ::= "A" | "B" | "C"'
+
+
+def test_regex_matches_only_valid_replies() -> None:
+    pattern = re.compile(regex(C))
+    assert pattern.fullmatch('Reasoning: near\nAnswer: say "hi"')
+    assert not pattern.fullmatch("Reasoning: near\nAnswer: dance")
+
+
+def test_request_kwargs_per_backend() -> None:
+    assert "grammar" in request_kwargs(C, "llamacpp")["extra_body"]
+    assert "guided_regex" in request_kwargs(C, "vllm")["extra_body"]
+    assert request_kwargs(C, "openai") == {} and request_kwargs(None, "llamacpp") == {}
+
+
+def test_max_tokens_leaves_room_for_reasoning_and_answer() -> None:
+    assert max_tokens_for(C) > 50 // 3 + len("say \"hi\"") // 2
+    assert max_tokens_for(ChoiceConstraint(("a", "b"), reasoning_chars=0)) < 20

@@ -1,0 +1,33 @@
+"""Setting strings resolve to backends; keys come from the environment and never leave redacted."""
+
+from __future__ import annotations
+
+import pytest
+
+from coopgraph.llm.settings import LLMSettingError, parse_setting
+
+
+def test_local_is_the_default(monkeypatch) -> None:
+    monkeypatch.delenv("COOPGRAPH_LLM", raising=False)
+    s = parse_setting()
+    assert (s.kind, s.backend, s.model) == ("local", "llamacpp", "local")
+
+
+def test_openai_reads_url_and_key_from_env_and_hides_the_key(monkeypatch) -> None:
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-1234567890abcdef")
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9999/v1")
+    s = parse_setting("openai:gpt-4o-mini")
+    assert s.base_url == "http://127.0.0.1:9999/v1" and s.backend == "openai"
+    assert s.api_key.get_secret_value() == "sk-test-1234567890abcdef"
+    assert "sk-test" not in str(s.public()) and "sk-test" not in repr(s)
+
+
+def test_vllm_gets_guided_decoding_backend(monkeypatch) -> None:
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    s = parse_setting("vllm:Qwen/Qwen2.5-7B-Instruct")
+    assert s.backend == "vllm" and s.base_url == "http://127.0.0.1:8000/v1"
+
+
+def test_unknown_setting_lists_what_exists() -> None:
+    with pytest.raises(LLMSettingError, match="local-tiny.*openai:MODEL"):
+        parse_setting("gpt5")

@@ -1,0 +1,28 @@
+"""The folder-per-subpackage layout installs completely: every package and data file is shipped."""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).parents[1]
+sys.path.insert(0, str(ROOT))
+import setup as setup_script  # noqa: E402
+
+
+def test_every_mapped_folder_package_is_listed_and_importable() -> None:
+    packages = setup_script.mapped_packages()
+    for name, folder in setup_script.ROOTS.items():
+        assert name in packages
+        for init in (ROOT / folder).rglob("__init__.py"):
+            rel = init.parent.relative_to(ROOT / folder).parts
+            assert ".".join((name, *rel)) in packages
+    for name in packages:
+        importlib.import_module(name)
+
+
+def test_prompts_and_specs_are_package_data() -> None:
+    text = (ROOT / "pyproject.toml").read_text()
+    assert '"coopgraph.prompts" = ["**/*.j2"]' in text
+    assert '"coopgraph.graphs" = ["*.yaml", "ablations/*.yaml", "examples/*.yaml"]' in text
