@@ -1,0 +1,42 @@
+"""The oracle as a team member: each agent runs its share of the centralised full-information plan.
+
+It reads the privileged `oracle_episode` from env_info (nothing else does), so it is a reference point
+for how fast the team could be, not a fair competitor.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coopgraph.envs.baselines.oracle import plan_team
+from coopgraph.envs.cwah.config import CWAHConfig
+from coopgraph.envs.cwah.skillbook import CWAHSkillBook
+from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction, SkillStatus
+
+WAIT = PrimitiveAction(kind="wait")
+
+
+class OracleAgent:
+    """Executes its own list from `plan_team` with the skill book, skipping steps that fail."""
+
+    def __init__(self, name: str = "oracle", restarts: int = 300) -> None:
+        self.name = name
+        self.restarts = restarts
+        self.todo: list[Affordance] = []
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        config = CWAHConfig.model_validate(env_info.get("config") or {})
+        plan = plan_team(
+            env_info["oracle_episode"], tuple(env_info["agents"]), config, restarts=self.restarts
+        )
+        self.todo = list(plan.steps.get(agent_id, []))
+        self.estimated_steps = plan.estimated_steps
+        self.skills = CWAHSkillBook.from_env_info(env_info)
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        while self.todo:
+            step = self.skills.next_action(self.todo[0], observation)
+            if step.status is SkillStatus.RUNNING and step.action is not None:
+                return step.action
+            self.todo.pop(0)
+        return WAIT

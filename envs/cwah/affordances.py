@@ -1,0 +1,91 @@
+"""The C-WAH action list: the high-level actions an agent may choose from, computed from its belief.
+
+This is the one place the list is built (CoELA's planner options): `[send_message]`, `[goexplore] <room>`,
+`[gocheck] <container>`, `[gograb] <object>`, `[goput] <target>`. Rules: nothing is grabbed or checked
+with both hands full, and then putting is the only choice; putting is offered whenever a held object
+serves an unfinished subgoal whose target has been seen; only unfinished goal objects are offered to grab.
+"""
+
+from __future__ import annotations
+
+from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.protocol import Affordance
+
+
+class CWAHAffordances:
+    """Implements the `Affordances` protocol for C-WAH."""
+
+    def available(self, belief: Belief, message: str | None = None) -> list[Affordance]:
+        """The ordered action list; `message` (a drafted text) adds a `[send_message]` entry first."""
+        options: list[Affordance] = []
+        if message:
+            options.append(Affordance(kind="send_message", message=message))
+        puts = self._puts(belief)
+        if len(belief.holding) >= belief.config.hands:
+            return options + puts if puts else options + self._explores(belief)
+        options += self._explores(belief)
+        for container in belief.unchecked_containers():
+            options.append(
+                Affordance(
+                    kind="gocheck",
+                    target_id=container.id,
+                    target_name=container.name,
+                    room_id=container.room_id,
+                    room_name=belief.room_name(container.room_id),
+                )
+            )
+        for obj in belief.goal_objects():
+            holder = belief.objects.get(obj.inside) if obj.inside is not None else None
+            closed = holder is not None and holder.is_open is False
+            options.append(
+                Affordance(
+                    kind="gograb",
+                    target_id=obj.id,
+                    target_name=obj.name,
+                    room_id=obj.room_id,
+                    room_name=belief.room_name(obj.room_id),
+                    container_id=holder.id if closed and holder else None,
+                )
+            )
+        return options + puts
+
+    @staticmethod
+    def _explores(belief: Belief) -> list[Affordance]:
+        rooms = [r for r in belief.unexplored_rooms() if r != belief.room_id]
+        if not rooms:  # everything seen once: allow going back to look again
+            rooms = [r for r in sorted(belief.rooms) if r != belief.room_id]
+        return [
+            Affordance(
+                kind="goexplore",
+                target_id=r,
+                target_name=belief.rooms[r].name,
+                room_id=r,
+                room_name=belief.rooms[r].name,
+            )
+            for r in rooms
+        ]
+
+    @staticmethod
+    def _puts(belief: Belief) -> list[Affordance]:
+        by_target: dict[int, list[int]] = {}
+        for object_id in belief.holding:
+            obj = belief.objects.get(object_id)
+            predicate = belief.predicate_for(obj) if obj is not None else None
+            if predicate is not None:
+                by_target.setdefault(predicate.target_id, []).append(object_id)
+        puts = []
+        for target_id, held in sorted(by_target.items()):
+            target = belief.objects.get(target_id)
+            if target is None or target.room_id is None:
+                continue  # the target has not been seen yet: explore first
+            puts.append(
+                Affordance(
+                    kind="goput",
+                    target_id=target_id,
+                    target_name=target.name,
+                    room_id=target.room_id,
+                    room_name=belief.room_name(target.room_id),
+                    object_ids=tuple(held),
+                )
+            )
+        return puts

@@ -1,0 +1,322 @@
+"""An agent's belief about a C-WAH house, built only from its own observations and what partners tell it.
+
+Both the baselines and LLM agents keep one `Belief` per agent: call `update(observation)` every step,
+record partners' reports with the `note_*` methods, and hand it to `CWAHAffordances.available`.
+It remembers rooms explored, objects and containers seen (room, relation, last step), containers
+checked, where partners were last seen and what they held, and counts goal progress.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from coopgraph.envs.cwah.config import CWAHConfig
+from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
+from coopgraph.envs.cwah.layout import FloorPlan
+from coopgraph.envs.protocol import GoalPredicate, Message, ObjectInfo, Observation, Point, RoomInfo
+from pydantic import BaseModel
+
+
+class KnownObject(BaseModel):
+    """What the agent believes about one object; `room_id is None` means its whereabouts are unknown."""
+
+    id: int
+    name: str
+    kind: str
+    room_id: int | None = None
+    position: Point | None = None
+    inside: int | None = None
+    on: int | None = None
+    is_open: bool | None = None
+    held_by: str | None = None
+    last_seen_step: int = 0
+    source: Literal["seen", "told"] = "seen"
+
+    @property
+    def label(self) -> str:
+        return f"<{self.name}> ({self.id})"
+
+
+def _whereabouts(obj: KnownObject) -> tuple[object, ...]:
+    """What matters for planning: who holds it, or where it lies (a carried object's room keeps changing)."""
+    return (obj.held_by,) if obj.held_by is not None else (obj.room_id, obj.inside, obj.on)
+
+
+class PartnerState(BaseModel):
+    """Where a partner was last seen (or said it was) and what it held."""
+
+    agent_id: str
+    name: str
+    room_id: int | None = None
+    position: Point | None = None
+    holding: list[int] = []
+    last_seen_step: int = -1
+    last_heard_step: int = -1
+
+
+class PartnerIntent(BaseModel):
+    """A partner's announced or inferred subgoal, e.g. kind "gograb" on object 386."""
+
+    kind: str
+    target_id: int | None = None
+    step: int = 0
+
+
+class Belief:
+    """One agent's semantic memory of the house and the task."""
+
+    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+        self.agent_id = agent_id
+        self.agent_name: str = env_info.get("agent_name", agent_id.capitalize())
+        self.goal: list[GoalPredicate] = [GoalPredicate.model_validate(g) for g in env_info["goal"]]
+        self.rooms: dict[int, RoomInfo] = {
+            r.id: r for r in (RoomInfo.model_validate(x) for x in env_info["rooms"])
+        }
+        plan = env_info["floor_plan"]
+        self.floor = FloorPlan(
+            [RoomSpec.model_validate(r) for r in plan["rooms"]],
+            [DoorSpec.model_validate(d) for d in plan["doors"]],
+        )
+        self.config: CWAHConfig = CWAHConfig.model_validate(env_info.get("config") or {})
+        self.goal_classes = {g.object_name for g in self.goal}
+        self.objects: dict[int, KnownObject] = {}
+        self.explored_rooms: set[int] = set()
+        self.room_visits: dict[int, int] = {}
+        self.checked_containers: dict[int, int] = {}
+        self.partners: dict[str, PartnerState] = {
+            a: PartnerState(agent_id=a, name=a.capitalize())
+            for a in env_info.get("agents", [])
+            if a != agent_id
+        }
+        self.partner_intents: dict[str, PartnerIntent] = {}
+        self.intent: PartnerIntent | None = None  # this agent's own announced subgoal
+        self.messages: list[Message] = []
+        self.step = 0
+        self.room_id: int = next(iter(self.rooms))
+        self.position: Point = (0.0, 0.0)
+        self.holding: list[int] = []
+        self.version = 0  # bumped whenever something goal-relevant changes
+
+    # ----------------------------------------------------------------- updates
+    def _store(self, info: ObjectInfo, step: int, source: Literal["seen", "told"] = "seen") -> None:
+        old = self.objects.get(info.id)
+        new = KnownObject(
+            id=info.id,
+            name=info.name,
+            kind=info.kind,
+            room_id=info.room_id,
+            position=info.position,
+            inside=info.inside,
+            on=info.on,
+            is_open=info.is_open,
+            held_by=info.held_by,
+            last_seen_step=step,
+            source=source,
+        )
+        if info.name in self.goal_classes and (old is None or _whereabouts(old) != _whereabouts(new)):
+            self.version += 1
+        self.objects[info.id] = new
+
+    def _forget_location(self, obj: KnownObject) -> None:
+        if obj.room_id is None and obj.held_by is None:
+            return
+        obj.room_id = obj.position = obj.inside = obj.on = obj.held_by = None
+        if obj.name in self.goal_classes:
+            self.version += 1
+
+    def update(self, obs: Observation) -> None:
+        """Fold one observation in: what is seen replaces what was believed about this room."""
+        self.step, self.room_id, self.position = obs.step, obs.room_id, obs.position
+        if obs.room_id not in self.explored_rooms:
+            self.explored_rooms.add(obs.room_id)
+            self.version += 1
+        self.room_visits[obs.room_id] = obs.step
+        seen = {info.id for info in obs.visible_objects}
+        for info in obs.visible_objects:
+            self._store(info, obs.step)
+            if info.kind == "container" and info.is_open:
+                self.checked_containers[info.id] = obs.step
+        open_here = {i for i in seen if self.objects[i].kind == "container" and self.objects[i].is_open}
+        held = {info.id for info in obs.holding}
+        for obj in self.objects.values():
+            if obj.id in seen or obj.id in held or obj.kind != "item" or obj.room_id != obs.room_id:
+                continue
+            if obj.held_by is None and (obj.inside is None or obj.inside in open_here):
+                self._forget_location(obj)  # it should be visible here and is not: someone moved it
+        for info in obs.holding:
+            self._store(info, obs.step)
+        for old_id in set(self.holding) - held:
+            if old_id not in seen and old_id in self.objects:
+                self._forget_location(self.objects[old_id])
+        self.holding = [info.id for info in obs.holding]
+        for partner in obs.partners:
+            state = self.partners.setdefault(
+                partner.agent_id, PartnerState(agent_id=partner.agent_id, name=partner.name)
+            )
+            now_holding = [info.id for info in partner.holding]
+            for old_id in set(state.holding) - set(now_holding):
+                if (
+                    old_id not in seen
+                    and old_id in self.objects
+                    and self.objects[old_id].held_by == partner.agent_id
+                ):
+                    self._forget_location(self.objects[old_id])
+            state.room_id, state.position, state.holding = partner.room_id, partner.position, now_holding
+            state.last_seen_step = obs.step
+            for info in partner.holding:
+                self._store(info, obs.step)
+        if obs.messages:
+            self.messages.extend(obs.messages)
+
+    def note_object(
+        self,
+        object_id: int,
+        name: str,
+        kind: str,
+        room_id: int | None,
+        *,
+        inside: int | None = None,
+        on: int | None = None,
+        held_by: str | None = None,
+    ) -> None:
+        """Record a partner's report of an object's whereabouts (never overrides a sighting of this step)."""
+        old = self.objects.get(object_id)
+        if old is not None and old.source == "seen" and old.last_seen_step >= self.step:
+            return
+        if old is not None and old.kind != "item" and old.room_id is not None:
+            return  # furniture never moves; what we saw is better than what we are told
+        holder_id = inside if inside is not None else on
+        holder = self.objects.get(holder_id) if holder_id is not None else None
+        position = holder.position if holder is not None else None
+        if holder is not None and holder.room_id is not None:
+            room_id = holder.room_id
+        self._store(
+            ObjectInfo(
+                id=object_id,
+                name=name,
+                kind=kind,
+                room_id=room_id,
+                position=position,  # type: ignore[arg-type]
+                inside=inside,
+                on=on,
+                held_by=held_by,
+                is_open=False if kind == "container" else None,
+            ),
+            self.step,
+            "told",
+        )
+
+    def note_checked(self, container_id: int) -> None:
+        """A partner reports having looked inside this container."""
+        self.checked_containers.setdefault(container_id, self.step)
+
+    def note_partner(
+        self, agent_id: str, room_id: int | None = None, intent: PartnerIntent | None = None
+    ) -> None:
+        """Record what a partner said about where it is or what it will do next."""
+        state = self.partners.setdefault(
+            agent_id, PartnerState(agent_id=agent_id, name=agent_id.capitalize())
+        )
+        if room_id is not None:
+            state.room_id, state.last_heard_step = room_id, self.step
+        if intent is not None:
+            self.partner_intents[agent_id] = intent
+            self.version += 1
+
+    # ----------------------------------------------------------------- queries
+    def room_name(self, room_id: int | None) -> str:
+        return self.rooms[room_id].name if room_id in self.rooms else "unknown"
+
+    def distance(self, position: Point | None, room_id: int | None) -> float:
+        """Walking metres from here to a point, or to the room's centre when only the room is known."""
+        if room_id is None or room_id not in self.rooms:
+            return float("inf")
+        return self.floor.distance(
+            self.position, self.room_id, position or self.rooms[room_id].center, room_id
+        )
+
+    def distance_to(self, obj: KnownObject) -> float:
+        return self.distance(obj.position, obj.room_id)
+
+    def satisfied(self, predicate: GoalPredicate) -> int:
+        relation = "on" if predicate.relation == "ON" else "inside"
+        return sum(
+            1
+            for obj in self.objects.values()
+            if obj.name == predicate.object_name and getattr(obj, relation) == predicate.target_id
+        )
+
+    def remaining(self, predicate: GoalPredicate) -> int:
+        return max(0, predicate.count - self.satisfied(predicate))
+
+    def predicate_for(self, obj: KnownObject) -> GoalPredicate | None:
+        """The unfinished predicate this object would serve, if it does not already serve one."""
+        for predicate in self.goal:
+            if predicate.object_name != obj.name:
+                continue
+            relation = obj.on if predicate.relation == "ON" else obj.inside
+            if relation == predicate.target_id:
+                return None
+            if self.remaining(predicate) > 0:
+                return predicate
+        return None
+
+    def goal_objects(self) -> list[KnownObject]:
+        """Known, free goal objects not yet in place (candidates to grab), by id."""
+        return [
+            obj
+            for obj in sorted(self.objects.values(), key=lambda o: o.id)
+            if obj.kind == "item"
+            and obj.room_id is not None
+            and obj.held_by is None
+            and self.predicate_for(obj) is not None
+        ]
+
+    def unexplored_rooms(self) -> list[int]:
+        return [room_id for room_id in sorted(self.rooms) if room_id not in self.explored_rooms]
+
+    def unchecked_containers(self) -> list[KnownObject]:
+        return [
+            obj
+            for obj in sorted(self.objects.values(), key=lambda o: o.id)
+            if obj.kind == "container" and obj.id not in self.checked_containers and obj.room_id is not None
+        ]
+
+    def is_done(self) -> bool:
+        return all(self.remaining(p) == 0 for p in self.goal)
+
+    # ----------------------------------------------------------------- text
+    def progress_text(self) -> str:
+        """A prompt-ready summary of hands, room, findings, partners and unexplored rooms."""
+
+        def names(ids: list[int]) -> str:
+            return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"
+
+        parts = [f"I'm holding {names(self.holding)}."]
+        done = [f"{self.satisfied(p)}/{p.count} {p.object_name}" for p in self.goal]
+        parts.append(f"Believed progress: {', '.join(done)}.")
+        for room_id in sorted(self.explored_rooms, key=lambda r: r != self.room_id):
+            here = [o for o in self.objects.values() if o.room_id == room_id and o.held_by is None]
+            found = [
+                o.label
+                for o in here
+                if o.kind == "surface"
+                or self.predicate_for(o) is not None
+                or (o.kind == "item" and o.name in self.goal_classes)
+            ]
+            unchecked = [
+                o.label for o in here if o.kind == "container" and o.id not in self.checked_containers
+            ]
+            where = "I'm in" if room_id == self.room_id else "In"
+            text = f"{where} the {self.rooms[room_id].label}, I found {', '.join(found) or 'no goal objects'}"
+            parts.append(text + (f", and unchecked containers {', '.join(unchecked)}." if unchecked else "."))
+        for partner in self.partners.values():
+            if partner.last_seen_step >= 0:
+                parts.append(
+                    f"I last saw {partner.name} in the {self.room_name(partner.room_id)} at step "
+                    f"{partner.last_seen_step}, holding {names(partner.holding)}."
+                )
+        unexplored = [self.rooms[r].label for r in self.unexplored_rooms()]
+        if unexplored:
+            parts.append(f"Unexplored: {', '.join(unexplored)}.")
+        return " ".join(parts)

@@ -1,0 +1,157 @@
+"""Runs one episode: steps a PettingZoo parallel environment with a team of `TeamMember`s, records metrics
+and (optionally) writes trace events.
+
+Events: `episode_start`, one `env_step` per step (every agent's primitive action, room, position, held
+items, message and info), a per-agent `message` event for every message (bound to the agent), and
+`episode_end` with the metrics. Message costs are the environment's: in C-WAH sending is the step; an
+environment may charge more through `message_extra_steps(text)`, during which the sender idles.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from coopgraph.envs.protocol import Message, PrimitiveAction, TeamMember
+from pettingzoo import ParallelEnv
+from pydantic import BaseModel, Field
+
+IDLE = PrimitiveAction(kind="wait")
+
+
+class EpisodeResult(BaseModel):
+    """The outcome of one episode, ready for tables and result stores."""
+
+    env: str
+    episode_id: str
+    team: list[str]
+    agents: list[str]
+    success: bool
+    steps: int
+    max_steps: int
+    metrics: dict[str, float] = Field(default_factory=dict)
+    per_agent: dict[str, dict[str, float]] = Field(default_factory=dict)
+    messages: list[Message] = Field(default_factory=list)
+    trace_path: str | None = None
+    wall_time_s: float = 0.0
+
+
+def _env_info(env: ParallelEnv, agent_id: str) -> dict[str, Any]:
+    agent_info = getattr(env, "agent_info", None)
+    return (
+        agent_info(agent_id) if callable(agent_info) else {"agent_id": agent_id, "agents": list(env.agents)}
+    )
+
+
+def _metrics(
+    env: ParallelEnv, steps: int, success: bool
+) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+    measure = getattr(env, "metrics", None)
+    if not callable(measure):
+        return {"success": float(success), "steps": float(steps)}, {}
+    result = measure()
+    per_agent = {
+        agent: {k: float(v) for k, v in m.model_dump().items()} for agent, m in result.per_agent.items()
+    }
+    return result.summary(), per_agent
+
+
+def run_episode(
+    env: ParallelEnv,
+    team: list[TeamMember],
+    *,
+    max_steps: int | None = None,
+    tracer: Any = None,
+    seed: int = 0,
+) -> EpisodeResult:
+    """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result."""
+    started = time.perf_counter()
+    observations, _ = env.reset(seed=seed)
+    agents = list(env.possible_agents)
+    if len(team) != len(agents):
+        raise ValueError(
+            f"the environment has {len(agents)} agents ({', '.join(agents)}) but the team has "
+            f"{len(team)} members"
+        )
+    members = dict(zip(agents, team, strict=True))
+    config = getattr(env, "config", None)
+    horizon = max_steps or getattr(config, "max_steps", None) or 250
+    bound = {agent: tracer.bind(agent=agent) for agent in agents} if tracer is not None else {}
+    for index, (agent, member) in enumerate(members.items()):
+        member.reset(agent, _env_info(env, agent), seed + index)
+        if agent in bound and callable(getattr(member, "set_tracer", None)):
+            member.set_tracer(bound[agent])  # type: ignore[attr-defined]
+    env_name = getattr(env, "name", type(env).__name__)
+    episode_id = getattr(getattr(env, "episode", None), "episode_id", "")
+    if tracer is not None:
+        tracer.event(
+            "episode_start",
+            env=env_name,
+            episode=episode_id,
+            seed=seed,
+            agents=agents,
+            team=[m.name for m in team],
+            max_steps=horizon,
+            goal=getattr(next(iter(observations.values()), None), "goal_text", None),
+        )
+    messages: list[Message] = []
+    idle_until = dict.fromkeys(agents, 0)
+    extra_cost = getattr(env, "message_extra_steps", None)
+    steps, success = 0, False
+    while env.agents and steps < horizon:
+        actions = {}
+        for agent in env.agents:
+            actions[agent] = IDLE if idle_until[agent] > steps else members[agent].act(observations[agent])
+        observations, _, terminations, truncations, infos = env.step(actions)
+        steps += 1
+        record: dict[str, Any] = {}
+        for agent, info in infos.items():
+            text = info.get("message")
+            if text:
+                message = Message(
+                    sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated"))
+                )
+                messages.append(message)
+                if callable(extra_cost):
+                    idle_until[agent] = steps + int(extra_cost(text))
+                if agent in bound:
+                    bound[agent].event(
+                        "message", step=steps, text=text, chars=len(text), truncated=message.truncated
+                    )
+            record[agent] = dict(info)  # action, ok, reason, room, position, holding, message, ...
+        success = bool(terminations) and all(terminations.values())
+        if tracer is not None:
+            tracer.event(
+                "env_step",
+                step=steps,
+                agents=record,
+                subgoals_done=next(iter(infos.values()), {}).get("subgoals_done"),
+            )
+        if success or (truncations and all(truncations.values())):
+            break
+    metrics, per_agent = _metrics(env, steps, success)
+    result = EpisodeResult(
+        env=env_name,
+        episode_id=episode_id,
+        team=[m.name for m in team],
+        agents=agents,
+        success=bool(metrics.get("success", success)),
+        steps=steps,
+        max_steps=horizon,
+        metrics=metrics,
+        per_agent=per_agent,
+        messages=messages,
+        trace_path=str(tracer.path) if tracer is not None and getattr(tracer, "path", None) else None,
+        wall_time_s=round(time.perf_counter() - started, 4),
+    )
+    if tracer is not None:
+        tracer.event(
+            "episode_end",
+            env=env_name,
+            episode=episode_id,
+            success=result.success,
+            steps=steps,
+            metrics=metrics,
+            per_agent=per_agent,
+        )
+    return result
