@@ -15,7 +15,7 @@ graph_app = typer.Typer(no_args_is_help=True, help="Validate and draw graph spec
 model_app = typer.Typer(no_args_is_help=True, help="Install and inspect the embedded models.")
 app.add_typer(graph_app, name="graph")
 app.add_typer(model_app, name="model")
-console = Console(stderr=True)
+console = Console(stderr=True, soft_wrap=True)
 
 
 def emit_json(payload: object) -> None:

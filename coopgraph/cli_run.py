@@ -1,13 +1,113 @@
-"""Commands that run agents: the toy `demo` that proves the whole path end to end."""
+"""Commands that run agents: `run` (one episode of any team) and the toy `demo`."""
 
 from __future__ import annotations
 
 import time
 from pathlib import Path
+from typing import Any
 
 import typer
+from rich.markup import escape
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from coopgraph.cli import app, console, emit_json
+
+
+def _parse_options(pairs: list[str]) -> dict[str, Any]:
+    """`KEY=VALUE` pairs; values that look like numbers or booleans become them."""
+    options: dict[str, Any] = {}
+    for pair in pairs:
+        key, sep, raw = pair.partition("=")
+        if not sep:
+            raise typer.BadParameter(f"--env-opt takes KEY=VALUE, got {pair!r}")
+        value: Any = raw
+        for cast in (int, float):
+            try:
+                value = cast(raw)
+                break
+            except ValueError:
+                continue
+        if raw.lower() in ("true", "false"):
+            value = raw.lower() == "true"
+        options[key] = value
+    return options
+
+
+def _live_printer(record: dict[str, Any]) -> None:
+    kind = record["type"]
+    who = record.get("agent", "?")
+    if kind == "plan":
+        flag = " [red](invalid answer, fallback)[/red]" if record.get("invalid") else ""
+        console.print(f"  step {record.get('step')}: [bold]{who}[/bold] → [green]{escape(str(record.get('plan')))}"
+                      f"[/green]{flag}", highlight=False)
+    elif kind == "message":
+        console.print(f"  step {record.get('step')}: [bold]{who}[/bold] says [cyan]{escape(str(record.get('text')))}"
+                      "[/cyan]", highlight=False)
+
+
+def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_names: list[str], llm: str,
+              max_steps: int | None, out: Path, *, live: bool, seed: int) -> dict[str, Any]:
+    """Run with a progress bar and each agent's plans and messages printed as they happen."""
+    from coopgraph.evals.episode_run import run_configured
+
+    if not live:
+        return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed)
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
+                        TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
+                        transient=True)
+    task = progress.add_task("steps", total=max_steps or 250)
+
+    def advance(record: dict[str, Any]) -> None:
+        if record["type"] == "episode_start":
+            progress.update(task, total=record.get("max_steps"))
+        elif record["type"] == "env_step":
+            progress.update(task, completed=record["step"])
+
+    with progress:
+        return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
+                              listeners=[_live_printer, advance])
+
+
+def _print_result(payload: dict[str, Any]) -> None:
+    m = payload["metrics"]
+    console.print(
+        f"[bold]{'success' if payload['success'] else 'not finished'}[/bold] in {payload['steps']} steps "
+        f"(subgoals {int(m.get('subgoals_done', 0))}/{int(m.get('subgoals_total', 0))}), "
+        f"travel {m.get('travel_distance', 0):.1f} m, messages {int(m.get('communication_steps', 0))} "
+        f"({int(m.get('characters_sent', 0))} chars), invalid answers {payload['invalid_answers']}, "
+        f"wall {payload['wall_time_s']:.0f} s", highlight=False)
+    for agent, u in payload["llm_usage"].items():
+        console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "
+                      f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM", highlight=False)
+    console.print(f"trace: {payload['trace_path']}", highlight=False)
+
+
+@app.command("run")
+def run(
+    env: str = typer.Option("cwah", "--env", help="environment name (coopgraph.envs.registered())"),
+    env_opt: list[str] = typer.Option([], "--env-opt", help="environment option KEY=VALUE, repeatable"),
+    episode: str = typer.Option("test/0", help="SET/INDEX, e.g. test/0, train/12"),
+    team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
+    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL"),
+    max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
+    seed: int = typer.Option(0, help="seed for the environment and agents"),
+    out: Path = typer.Option(Path("runs"), help="folder for the trace"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
+) -> None:
+    """Run one episode with a team and print its metrics."""
+    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.evals.teams import UnknownMemberError, parse_team
+
+    try:
+        payload = _run_live(env, _parse_options(env_opt), episode, parse_team(team), llm, max_steps, out,
+                            live=not as_json, seed=seed)
+    except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
+        console.print(f"[red]error:[/red] {escape(str(exc.args[0] if exc.args else exc))}", highlight=False)
+        raise typer.Exit(2) from None
+    if as_json:
+        emit_json(payload)
+    else:
+        _print_result(payload)
 
 
 @app.command("demo")

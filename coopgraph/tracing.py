@@ -13,7 +13,7 @@ import os
 import re
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
@@ -55,6 +55,7 @@ class Tracer:
         self.events: list[dict[str, Any]] = []
         self._lock = threading.Lock()
         self._secrets = _env_secrets()
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []  # e.g. a live console view
         self._fh = None
         if self.path:
             self.path.parent.mkdir(parents=True, exist_ok=True)
@@ -71,6 +72,8 @@ class Tracer:
             if self._fh:
                 self._fh.write(json.dumps(record, default=str, ensure_ascii=False) + "\n")
                 self._fh.flush()
+        for listener in self.listeners:
+            listener(record)
         return record
 
     @contextmanager

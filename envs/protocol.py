@@ -8,6 +8,8 @@ affordances, team member) through which it acts. Nothing here knows a concrete e
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -243,3 +245,19 @@ class TeamMember(Protocol):
     def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None: ...
 
     def act(self, observation: Observation) -> PrimitiveAction: ...
+
+
+@dataclass
+class AgentKit:
+    """What a learning or LLM agent takes from its environment: a belief to keep, its action list, its skills.
+
+    `read_message` folds the facts a partner's message states (object whereabouts, checked containers,
+    intentions) into the belief; it only records data and never turns a message into an action.
+    `prompt_env` names the environment's prompt templates (`cwah` serves C-WAH and Noisy-C-WAH).
+    """
+
+    belief: Any
+    affordances: Affordances
+    skillbook: SkillBook
+    read_message: Callable[[Any, Message], None]
+    prompt_env: str

@@ -48,3 +48,21 @@ def make(name: str, **options: Any) -> ParallelEnv:
             "Hint: check the spelling or call coopgraph.envs.register(name, factory) first."
         )
     return _resolve(_REGISTRY[name])(**options)
+
+
+KitFactory = Callable[[dict[str, Any]], Any]
+_KITS: dict[str, KitFactory | str] = {}
+
+
+def register_kit(name: str, factory: KitFactory | str) -> None:
+    """Register how agents of environment `name` get their belief, affordances and skill book."""
+    _KITS[name] = factory
+
+
+def agent_kit(name: str, env_info: dict[str, Any]) -> Any:
+    """The `AgentKit` for one agent of environment `name`, built from that agent's env_info."""
+    if name not in _KITS:
+        raise UnknownEnvironmentError(
+            f"environment {name!r} has no agent kit; kits exist for: {', '.join(sorted(_KITS)) or '(none)'}"
+        )
+    return _resolve(_KITS[name])(env_info)

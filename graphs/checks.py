@@ -5,11 +5,12 @@ from __future__ import annotations
 from collections import defaultdict
 from pathlib import Path
 
+from pydantic import ValidationError
+
 from coopgraph.graphs.errors import SpecError
 from coopgraph.graphs.spec import END
 from coopgraph.nodes.registry import NODES, ROUTERS, unknown_name_message
-from coopgraph.prompts.render import PromptError, template_file
-from pydantic import ValidationError
+from coopgraph.prompts.render import available, template_exists
 
 
 def check_spec(loaded) -> list[SpecError]:  # noqa: ANN001 - LoadedSpec, imported lazily by the loader
@@ -34,11 +35,9 @@ def check_spec(loaded) -> list[SpecError]:  # noqa: ANN001 - LoadedSpec, importe
                 err("E203", f"node {node_id!r} ({node.use}) param {'.'.join(map(str, e['loc'])) or ''}: {e['msg']}",
                     loc)
         prompt = node.prompt or info.prompt
-        if info.uses_llm and prompt:
-            try:
-                template_file(prompt)
-            except PromptError as exc:
-                err("E207", str(exc), ("nodes", node_id, "prompt"))
+        if info.uses_llm and prompt and not template_exists(prompt):
+            err("E207", f"no prompt template {prompt!r} (known: {', '.join(sorted(set(available())))})",
+                ("nodes", node_id, "prompt"))
         if node.program and not (Path(loaded.path).parent / node.program).is_file():
             err("E208", f"program file {node.program!r} not found next to the spec", ("nodes", node_id, "program"))
 

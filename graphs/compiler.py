@@ -10,14 +10,15 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from langgraph.graph import END as LG_END
+from langgraph.graph import START, StateGraph
+from langgraph.runtime import Runtime
+
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.graphs.spec import END, GraphSpec, NodeSpec, RouterEdge
 from coopgraph.nodes.context import AgentResources, NodeContext
 from coopgraph.nodes.registry import NODES, ROUTERS, NodeInfo, RouterInfo
 from coopgraph.nodes.state import AgentState
-from langgraph.graph import END as LG_END
-from langgraph.graph import START, StateGraph
-from langgraph.runtime import Runtime
 
 
 class NodeContractError(RuntimeError):

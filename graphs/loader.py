@@ -11,10 +11,11 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from coopgraph.graphs.errors import SpecError, SpecInvalid
 from coopgraph.graphs.spec import GraphSpec
 from coopgraph.graphs.yaml_source import Mark, YamlProblem, load_source
-from pydantic import ValidationError
 
 GRAPHS_DIR = Path(__file__).parent
 SHIPPED_FOLDERS = ("", "ablations", "examples")
@@ -77,6 +78,15 @@ def _merge_nodes(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _splice(edge: Any, removed: list[str]) -> Any:
+    """Drop removed nodes from a chain edge (`a -> x -> b` becomes `a -> b`), so an ablation can delete a
+    node in one line; router edges are left for the validator to judge."""
+    if not isinstance(edge, str):
+        return edge
+    parts = [p.strip() for p in edge.split("->")]
+    return " -> ".join(p for p in parts if p not in removed)
+
+
 def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple, tuple[str, Mark]]]:
     """Raw data of a spec with its bases merged in, and the file/mark of every path."""
     try:
@@ -112,6 +122,9 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
     merged = {**base, **{k: v for k, v in data.items() if k not in ("nodes", "params")}}
     merged["params"] = {**base.get("params", {}), **data.get("params", {})}
     merged["nodes"] = _merge_nodes(base.get("nodes", {}), data.get("nodes", {}))
+    removed = [n for n, v in (data.get("nodes") or {}).items() if v is None]
+    if removed and "edges" not in data and isinstance(base.get("edges"), list):
+        merged["edges"] = [_splice(edge, removed) for edge in base["edges"]]
     merged_marks = {**base_marks, **marks}
     return merged, merged_marks
 

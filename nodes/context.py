@@ -22,6 +22,7 @@ class AgentResources:
     memory: Any = None
     skillbook: Any = None
     affordances: Any = None
+    kit: Any = None  # the environment's AgentKit (belief, affordances, skill book, message reader)
     tracer: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 

@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import Any, Literal
 
 import dspy
-from coopgraph.nodes.choice_parsing import parse_choice
-from coopgraph.prompts.render import render_messages
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.llm.constraints import ChoiceConstraint, max_tokens_for
+from coopgraph.nodes.choice_parsing import parse_choice
+from coopgraph.prompts.render import render_messages
 
 
 class ChooseOption(dspy.Signature):
@@ -195,8 +195,8 @@ class TextParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    max_tokens: int = Field(default=80, ge=1, le=4096)
-    retries: int = Field(default=2, ge=0, le=10)
+    max_tokens: int = Field(default=80, ge=1, le=4096, description="longest reply the model may write")
+    retries: int = Field(default=2, ge=0, le=10, description="extra tries after an error or unusable reply")
 
 
 class ChoiceParams(BaseModel):
@@ -204,9 +204,11 @@ class ChoiceParams(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    answer_format: Literal["letter", "text"] = "letter"
-    reasoning_chars: int = Field(default=160, ge=0, le=2000, description="0 answers at once, no reasoning")
-    retries: int = Field(default=2, ge=0, le=10)
+    answer_format: Literal["letter", "text"] = Field(
+        default="letter", description="answer with the option's letter or with its exact text"
+    )
+    reasoning_chars: int = Field(default=160, ge=0, le=2000, description="one-line thought before answering; 0: none")
+    retries: int = Field(default=2, ge=0, le=10, description="extra tries after an error or unusable reply")
     fallback: Literal["first", "none"] = Field(
         default="first", description="what an invalid answer turns into after the retries"
     )

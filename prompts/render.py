@@ -45,6 +45,11 @@ def available() -> list[str]:
     )
 
 
+def template_exists(name: str) -> bool:
+    """True when a generic or any environment-specific template of that name ships."""
+    return (PROMPTS_DIR / f"{name}.j2").is_file() or any(PROMPTS_DIR.glob(f"{name}.*.j2"))
+
+
 def template_file(name: str, env_name: str | None = None) -> str:
     """Resolve `family/node` to the environment's own file when one exists, else the generic one."""
     candidates = ([f"{name}.{env_name}.j2"] if env_name else []) + [f"{name}.j2"]

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from typing import Any, Literal
 
+from pydantic import BaseModel
+
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
 from coopgraph.envs.cwah.layout import FloorPlan
 from coopgraph.envs.protocol import GoalPredicate, Message, ObjectInfo, Observation, Point, RoomInfo
-from pydantic import BaseModel
 
 
 class KnownObject(BaseModel):

@@ -12,6 +12,9 @@ import string
 from pathlib import Path
 from typing import Any
 
+from gymnasium.spaces import Space, Text
+from pettingzoo import ParallelEnv
+
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.dynamics import Outcome, apply_action
 from coopgraph.envs.cwah.episode import Episode
@@ -20,8 +23,6 @@ from coopgraph.envs.cwah.metrics import EpisodeMetrics, measure
 from coopgraph.envs.cwah.observation import Observer
 from coopgraph.envs.cwah.state import AGENT_IDS, WorldState
 from coopgraph.envs.protocol import Message, Observation, PrimitiveAction
-from gymnasium.spaces import Space, Text
-from pettingzoo import ParallelEnv
 
 _TEXT_CHARSET = frozenset(string.printable)
 

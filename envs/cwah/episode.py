@@ -30,9 +30,10 @@ import json
 from pathlib import Path
 from typing import Literal
 
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
 from coopgraph.envs.cwah.catalog import ObjectKind
 from coopgraph.envs.protocol import GoalPredicate, Point
-from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 
 class RoomSpec(BaseModel):

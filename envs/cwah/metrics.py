@@ -3,8 +3,9 @@ steps (CS) and characters (CC), for the team and per agent."""
 
 from __future__ import annotations
 
-from coopgraph.envs.cwah.state import WorldState
 from pydantic import BaseModel
+
+from coopgraph.envs.cwah.state import WorldState
 
 
 class AgentMetrics(BaseModel):

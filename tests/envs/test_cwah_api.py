@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
+from pettingzoo.test import parallel_api_test
+
 from coopgraph.envs import UnknownEnvironmentError, make, register, registered
 from coopgraph.envs.cwah import CWAHEnv
 from coopgraph.envs.protocol import Observation
-from pettingzoo.test import parallel_api_test
 
 
 @pytest.mark.parametrize("name", ["cwah", "cwah-noisy"])

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+
 from coopgraph.envs import make
 from coopgraph.envs.baselines import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
 from coopgraph.envs.baselines.oracle import plan_team

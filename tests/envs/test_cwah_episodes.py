@@ -7,6 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 import pytest
+
 from coopgraph.envs import make
 from coopgraph.envs.cwah import (
     Episode,

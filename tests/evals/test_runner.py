@@ -6,11 +6,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.protocol import Observation, PrimitiveAction
 from coopgraph.evals.runner import EpisodeResult, run_episode
-
 from coopgraph.tracing import Tracer, read_events
 
 

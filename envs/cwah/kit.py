@@ -1,0 +1,59 @@
+"""The C-WAH agent kit: belief, action list, skill book, and a reader for the facts in partners' messages.
+
+Partners may speak in MHP's templates or in free text that names objects as `<name> (id)`, the way the
+action list does. The reader only records facts (where an object is, which container is empty, who
+holds what); it never turns a message into an action, so a message cannot push an agent outside its
+action list.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from coopgraph.envs.baselines.templates import read_message as read_template
+from coopgraph.envs.cwah.affordances import CWAHAffordances
+from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.catalog import CONTAINER_CLASSES, ROOM_TYPES, SURFACE_CLASSES
+from coopgraph.envs.cwah.skillbook import CWAHSkillBook
+from coopgraph.envs.protocol import AgentKit, Message
+
+_LABEL = r"<(\w+)>\s*\((\d+)\)"
+_PLACED = re.compile(rf"{_LABEL}[^<.;!?]{{0,40}}?\b(in|inside|on)\b[^<.;!?]{{0,20}}?{_LABEL}")
+_EMPTY_WORDS = re.compile(r"\b(empty|nothing|no goal|checked|already looked)\b", re.IGNORECASE)
+_SENTENCES = re.compile(r"[^.;!?|]+")
+
+
+def read_free_text(belief: Belief, message: Message) -> None:
+    """Facts stated in free text: `<x> (i) in/on <y> (j)` places x; a sentence saying a container is
+    empty or checked marks it checked."""
+    for sentence in _SENTENCES.findall(message.text):
+        for name, oid, relation, holder, hid in _PLACED.findall(sentence):
+            if holder in ROOM_TYPES or name in CONTAINER_CLASSES | SURFACE_CLASSES:
+                continue
+            where = {"inside": int(hid)} if relation in ("in", "inside") else {"on": int(hid)}
+            belief.note_object(int(oid), name, "item", None, **where)
+        if _EMPTY_WORDS.search(sentence):
+            for name, cid in re.findall(_LABEL, sentence):
+                if name in CONTAINER_CLASSES:
+                    known = belief.objects.get(int(cid))
+                    belief.note_object(int(cid), name, "container", known.room_id if known else None)
+                    belief.note_checked(int(cid))
+
+
+def read_message(belief: Belief, message: Message) -> None:
+    """Template sections first (exact), then whatever free text states."""
+    if any(part.startswith(("P: ", "I: ", "B: ")) for part in message.text.split(" | ")):
+        read_template(belief, message)
+    else:
+        read_free_text(belief, message)
+
+
+def make_kit(env_info: dict[str, Any]) -> AgentKit:
+    return AgentKit(
+        belief=Belief(env_info["agent_id"], env_info),
+        affordances=CWAHAffordances(),
+        skillbook=CWAHSkillBook.from_env_info(env_info),
+        read_message=read_message,
+        prompt_env="cwah",
+    )

@@ -1,0 +1,75 @@
+"""One configured episode end to end: environment, team, LLM, trace file, result with LLM usage.
+
+Shared by `coopgraph run`, the demo and evaluation suites, so every path records the same manifest
+and the same metrics.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from coopgraph import envs
+from coopgraph.evals.runner import run_episode
+from coopgraph.evals.teams import make_team
+from coopgraph.manifest import manifest
+from coopgraph.tracing import Tracer
+
+
+def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
+    usage = {}
+    for agent, member in zip(agents, team, strict=True):
+        resources = getattr(member, "resources", None)
+        if resources is not None and hasattr(resources.lm, "usage"):
+            u = resources.lm.usage
+            usage[agent] = {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens,
+                            "completion_tokens": u.completion_tokens, "cache_hits": u.cache_hits,
+                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors}
+    return usage
+
+
+def run_configured(
+    env_name: str,
+    env_options: dict[str, Any],
+    episode: str,
+    team_names: list[str],
+    llm: str | Callable[[], Any],
+    max_steps: int | None,
+    out: Path,
+    *,
+    seed: int = 0,
+    listeners: list[Callable[[dict[str, Any]], None]] | None = None,
+    trace_name: str | None = None,
+) -> dict[str, Any]:
+    """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes)."""
+    from coopgraph.llm.factory import make_lm
+
+    env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
+    stamp = time.strftime("%Y%m%d-%H%M%S")
+    label = "+".join(Path(t).stem for t in team_names)
+    trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")
+    tracer = Tracer(trace_path)
+    tracer.listeners.extend(listeners or [])
+    lm_factory = llm if callable(llm) else (lambda: make_lm(llm))
+    team = make_team(team_names, lm_factory=lm_factory)
+    agents = list(env.possible_agents)
+    graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
+    specs = {a: m.loaded.path for a, m in graph_members.items()}
+    llm_info = next(iter(graph_members.values())).lm.settings_public if graph_members else {}
+    tracer.event("manifest", **manifest(specs=specs, llm=llm_info, seed=seed, env=env_name, env_options=env_options,
+                                        episode=episode, team=team_names))
+    try:
+        result = run_episode(env, team, max_steps=max_steps, tracer=tracer, seed=seed)
+        usage = _usage(team, agents)
+        invalid = sum(1 for e in tracer.events if e["type"] == "invalid_answer")
+        tracer.event("run_summary", llm_usage=usage, invalid_answers=invalid)
+    finally:
+        tracer.close()
+        for member in team:
+            memory = getattr(member, "memory", None)
+            if memory is not None and getattr(memory, "vector", None) is not None:
+                memory.vector.close()
+    return {**result.model_dump(mode="json", exclude={"messages"}), "llm_usage": usage, "invalid_answers": invalid,
+            "messages": [m.model_dump(mode="json") for m in result.messages]}

@@ -1,0 +1,60 @@
+"""Teams from names: `mhp,coela` gives an MHP baseline and a CoELA graph agent, in agent order.
+
+A member name is a baseline (`mhp`, `mhp-silent`, `oracle`), a shipped graph spec (`coela`,
+`coela-nocomm`) or a path to a spec file. Graph agents share one compiled graph per spec and one LLM
+connection, but each keeps its own memory.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from coopgraph.envs.baselines import make_baseline, registered_baselines
+from coopgraph.graphs.errors import SpecInvalid
+from coopgraph.graphs.loader import load_spec, shipped_specs
+
+
+class UnknownMemberError(ValueError):
+    """A team member name that is neither a baseline nor a graph spec."""
+
+
+def parse_team(text: str) -> list[str]:
+    names = [part.strip() for part in text.split(",") if part.strip()]
+    if not names:
+        raise UnknownMemberError("the team is empty; name members like mhp,coela")
+    return names
+
+
+def member_kind(name: str) -> str:
+    """'baseline' or 'graph'; raises listing what exists."""
+    if name in registered_baselines():
+        return "baseline"
+    if name in shipped_specs() or Path(name).is_file():
+        return "graph"
+    raise UnknownMemberError(
+        f"unknown team member {name!r}; baselines: {', '.join(registered_baselines())}; "
+        f"graph specs: {', '.join(shipped_specs())} (or a path to a spec file)"
+    )
+
+
+def make_team(names: list[str], *, lm_factory: Any = None) -> list[Any]:
+    """Build members; `lm_factory()` is called once, only if a graph agent needs an LLM."""
+    kinds = [member_kind(n) for n in names]
+    lm = lm_factory() if lm_factory is not None and "graph" in kinds else None
+    compiled: dict[str, Any] = {}
+    team = []
+    for name, kind in zip(names, kinds, strict=True):
+        if kind == "baseline":
+            team.append(make_baseline(name))
+            continue
+        from coopgraph.evals.graph_agent import GraphAgent
+        from coopgraph.graphs.compiler import compile_spec
+
+        try:
+            loaded = load_spec(name)
+        except SpecInvalid as exc:
+            raise UnknownMemberError(str(exc)) from None
+        graph = compiled.setdefault(name, compile_spec(loaded))
+        team.append(GraphAgent(loaded, lm=lm, graph=graph))
+    return team

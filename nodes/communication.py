@@ -1,0 +1,44 @@
+"""Communication: draft what to tell partners (CoELA's message module); sending is an action like any other."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import Field
+
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
+from coopgraph.nodes.registry import node
+
+
+class DraftParams(TextParams):
+    max_chars: int = Field(default=500, ge=20, le=2000, description="longer drafts are cut at a sentence end")
+    max_tokens: int = Field(default=60, ge=1, le=1024)
+
+
+def _trim(text: str, limit: int) -> str:
+    text = " ".join(text.strip().strip('"').split())
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = max(cut.rfind(". "), cut.rfind("! "), cut.rfind("? "))
+    return cut[: end + 1] if end > limit // 3 else cut
+
+
+@node(
+    "communication.draft_message",
+    reads=("facts",),
+    writes=("message",),
+    params=DraftParams,
+    prompt="communication/draft_message",
+    program=TextProgram,
+)
+def draft_message(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Write a short message worth sending now; the planner decides whether to send it.
+
+    An unusable or empty draft simply means no [send_message] option this time.
+    """
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=state.get("facts", {}))
+    if not prediction.valid:
+        return {"message": None}
+    return {"message": _trim(prediction.text, ctx.params.max_chars) or None}

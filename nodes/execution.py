@@ -1,0 +1,83 @@
+"""Execution: list the actions the environment affords, commit to the chosen one, step it with the skill book."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.registry import node, router
+
+
+@node("planning.list_actions", reads=("message",), writes=("actions", "options"))
+def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Ask the environment's affordances for the high-level actions open to this belief."""
+    options = ctx.resources.affordances.available(ctx.memory.semantic, message=state.get("message"))
+    return {"actions": [option.text for option in options], "options": options}
+
+
+@node("execution.start_plan", reads=("choice_index", "options", "observation"), writes=("plan_status", "decisions"))
+def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Make the chosen option the running plan (no choice: keep none and idle this step)."""
+    index = state.get("choice_index")
+    options = state.get("options") or []
+    decisions = state.get("decisions", 0) + 1
+    running = ctx.memory.plan
+    if running is not None:  # a message arrived mid-plan and the planner was asked again
+        ctx.memory.episodic.add_action(running.text, state["observation"].step, "interrupted")
+    if index is None or not 0 <= index < len(options):
+        ctx.memory.plan = None
+        return {"plan_status": "none", "decisions": decisions}
+    ctx.memory.plan = options[index]
+    ctx.memory.plan_started_step = state["observation"].step
+    if ctx.tracer is not None:
+        ctx.tracer.event("plan", step=state["observation"].step, plan=options[index].text,
+                         invalid=bool(state.get("invalid")), reasoning=state.get("reasoning", ""))
+    return {"plan_status": "running", "decisions": decisions}
+
+
+@node("execution.step_plan", reads=("observation",), writes=("action", "plan_status"))
+def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """One primitive action of the running plan; a finished plan is logged and cleared."""
+    plan = ctx.memory.plan
+    if plan is None:
+        return {"action": None, "plan_status": "none"}
+    obs = state["observation"]
+    step = ctx.resources.skillbook.next_action(plan, obs)
+    status = str(step.status)
+    if step.action is not None and status == "running":
+        return {"action": step.action, "plan_status": status}
+    ctx.memory.episodic.add_action(plan.text, obs.step, status)
+    ctx.memory.plan = None
+    if ctx.tracer is not None:
+        ctx.tracer.event("plan_end", step=obs.step, plan=plan.text, status=status, reason=step.reason)
+    return {"action": step.action, "plan_status": status}
+
+
+class ReplanParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    on_message: bool = Field(default=True, description="re-plan when a partner's message arrives")
+
+
+@router("route.needs_plan", branches=("plan", "continue"), reads=("new_messages",), params=ReplanParams)
+def needs_plan(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Decide again when no plan runs, or (optionally) when a partner has just said something."""
+    if ctx.memory.plan is None or (ctx.params.on_message and state.get("new_messages")):
+        return "plan"
+    return "continue"
+
+
+class AfterStepParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    max_decisions_per_step: int = Field(default=2, ge=1, le=5)
+
+
+@router("route.after_step", branches=("act", "replan"), reads=("action", "decisions"), params=AfterStepParams)
+def after_step(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Act when there is an action; otherwise decide again, but only a bounded number of times per step."""
+    if state.get("action") is not None or state.get("decisions", 0) >= ctx.params.max_decisions_per_step:
+        return "act"
+    return "replan"

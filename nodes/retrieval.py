@@ -1,0 +1,42 @@
+"""Retrieval: turn memory into the facts a prompt needs (goal, progress, dialogue, previous actions)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.registry import node
+
+
+class RetrieveParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    recall_k: int = Field(default=0, ge=0, le=20, description="vector-store memories recalled for the goal")
+    forget_belief: bool = Field(default=False, description="ablation: rebuild the belief from this step only")
+
+
+@node("memory.retrieve", reads=("observation",), writes=("facts",), params=RetrieveParams)
+def retrieve(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Gather template variables from semantic, episodic and (optionally) vector memory."""
+    obs = state["observation"]
+    memory = ctx.memory
+    if ctx.params.forget_belief:
+        memory.reset_belief(ctx.resources.extra["belief_factory"])
+        memory.semantic.update(obs)
+    partners = [p for p in ctx.resources.extra.get("agents", []) if p != obs.agent_id]
+    facts: dict[str, Any] = {
+        "agent_name": obs.agent_name,
+        "partner_names": [p.capitalize() for p in partners],
+        "goal": obs.goal_text,
+        "progress": memory.semantic.progress_text(),
+        "dialogue": memory.episodic.dialogue_text(),
+        "previous_actions": memory.episodic.actions_text(),
+        "step": obs.step,
+        "max_steps": obs.max_steps,
+    }
+    if ctx.params.recall_k and memory.vector is not None:
+        recalled = memory.vector.recall(obs.goal_text, k=ctx.params.recall_k)
+        facts["recalled"] = [entry.text for entry in recalled]
+    return {"facts": facts}
