@@ -41,4 +41,18 @@ def draft_message(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=state.get("facts", {}))
     if not prediction.valid:
         return {"message": None}
-    return {"message": _trim(prediction.text, ctx.params.max_chars) or None}
+    draft = _trim(prediction.text, ctx.params.max_chars)
+    if not draft or _already_said(draft, state.get("facts", {})):
+        return {"message": None}  # nothing new to say is a reason not to spend a step talking
+    return {"message": draft}
+
+
+def _already_said(draft: str, facts: dict[str, Any]) -> bool:
+    """True when the draft repeats a dialogue line or the opening pleasantries the prompt shows."""
+    said = _normal(str(facts.get("dialogue", "")))
+    normal = _normal(draft)
+    return normal in said or normal.startswith(("hi, i will tell you", "thanks, i will do the same"))
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.lower().replace('"', " ").split())

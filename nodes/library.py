@@ -1,11 +1,15 @@
-"""Imports every shipped node family so their registrations run; add new families here."""
+"""Imports every node family module of this package so their registrations run.
 
-from coopgraph.nodes import (  # noqa: F401
-    communication,
-    execution,
-    perception,
-    planning,
-    retrieval,
-    routers,
-    text,
-)
+Families are discovered rather than listed, so adding `nodes/<family>.py` is all it takes to ship a node.
+"""
+
+import importlib
+import pkgutil
+
+import coopgraph.nodes as _package
+
+_SKIP = {"library", "registry", "context", "state", "catalog", "programs", "choice_parsing"}
+
+for _info in pkgutil.iter_modules(_package.__path__):
+    if _info.name not in _SKIP and not _info.name.startswith("_"):
+        importlib.import_module(f"coopgraph.nodes.{_info.name}")

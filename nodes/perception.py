@@ -40,12 +40,15 @@ def perceive(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     if ctx.params.store_vectors and memory.vector is not None:
         room = getattr(obs, "room", None)
         indexed = memory.notes.setdefault("indexed_sightings", set())
+        items = []
         for obj in obs.visible_objects:
             line = _object_line(obj, room or "?")
             if line not in indexed:  # index what is new or moved, not every sighting of every step
                 indexed.add(line)
-                memory.vector.add(line, kind="observation", step=obs.step, room=room, object_ids=[obj.id])
-        for message in received:
-            memory.vector.add(f"{message.sender} said: {message.text}", kind="message", step=message.step,
-                              room=None, source="told")
+                items.append({"text": line, "kind": "observation", "step": obs.step, "room": room,
+                              "object_ids": [obj.id]})
+        items += [{"text": f"{m.sender} said: {m.text}", "kind": "message", "step": m.step, "source": "told"}
+                  for m in received]
+        if items:
+            memory.vector.add_many(items)  # one write per step
     return {"new_messages": len(received)}

@@ -32,6 +32,19 @@ class AgentState(TypedDict, total=False):
     action: Any  # the primitive action to send this step, or None to idle
     plan_status: str  # running / done / failed / interrupted / none
     notes: dict[str, Any]
+    # --- CaPo: meta-plan discussion and progress-adaptive re-planning
+    meta_plan: str | None
+    feedback: list[str]
+    consensus: bool
+    progress_event: str | None
+    discussion_round: int
+    discussion_turn: str | None  # design / evaluate / None (act): whose move the discussion expects now
+    utterance: str | None  # a discussion message to send this step (kept apart from `message`, CoELA's draft)
+    progress_report: str | None  # the part of progress_event this agent found or did itself
+    # --- REVECA: relevance, K candidate plans, scenario-based validation
+    candidates: list[Any]
+    validation: str | None
+    question: str | None
 
 
 STATE_KEYS: frozenset[str] = frozenset(AgentState.__annotations__)

@@ -1,0 +1,148 @@
+"""REVECA's first planning step: keep the K best of the environment's actions, by relevance then proximity.
+
+Proximity compares my walking distance to a target with each partner's estimated distance (from its last
+sighting, interpolated or extrapolated), so a goal object my partner is about to reach ranks below one only
+I am close to. The LLM then chooses among these K with a short chain of thought (`planning.choose_action`
+with the `candidates/choose` prompt); the candidates' notes (level, distances) are shown next to each letter.
+Actions themselves still come only from the environment's list: ranking can drop options, never add one.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.envs.protocol import Affordance
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.partner_model import Point, estimate, room_center, walk_distance
+from coopgraph.nodes.registry import node
+from coopgraph.nodes.relevance import object_level
+from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, reveca_notes
+
+
+class CandidateParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    k: int = Field(default=3, ge=1, le=12, description="candidate plans handed to the LLM (the paper's K)")
+    use_relevance: bool = Field(default=True, description="rank by relevance first; off: proximity only")
+    spatial: bool = Field(default=True, description="rank by distance and show it; off: no spatial information")
+    partner_info: bool = Field(default=True, description="compare with partners' estimated distances")
+
+
+class Candidate(BaseModel):
+    """One ranked option and why it ranks where it does."""
+
+    text: str
+    relevance: str
+    my_distance: float | None = None
+    partner_distances: dict[str, float] = Field(default_factory=dict)
+    partner_closer: bool = False
+    note: str = ""
+
+
+def target_place(belief: Any, option: Affordance) -> tuple[Point | None, int | None]:
+    """Where an option takes me: the room's centre for exploring, else its target object's place."""
+    if option.kind == "goexplore":
+        return room_center(belief, option.target_id), option.target_id
+    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+    if obj is not None and obj.room_id is not None:
+        return obj.position, obj.room_id
+    return None, option.room_id
+
+
+def option_level(belief: Any, notes: RevecaNotes, option: Affordance) -> str:
+    """How much an option serves the goal: putting a goal object away is strong; the rest follows its target."""
+    if option.kind == "goput":
+        return "strong"
+    if option.kind == "goexplore":
+        return "low" if option.target_id in (getattr(belief, "explored_rooms", set()) or set()) else "medium"
+    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+    if obj is None:
+        return "low"
+    return notes.relevance.get(obj.id) or object_level(obj, belief)
+
+
+def _discarded(belief: Any, notes: RevecaNotes, option: Affordance) -> bool:
+    """A target a partner confirmed it changed stays out until it is seen again."""
+    when = notes.discarded.get(option.target_id) if option.target_id is not None else None
+    if when is None:
+        return False
+    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+    return obj is None or obj.last_seen_step <= when
+
+
+def rank(belief: Any, notes: RevecaNotes, options: list[Affordance], step: int,
+         params: CandidateParams) -> list[tuple[Affordance, Candidate]]:
+    """Score every option, drop irrelevant or discarded ones, and sort: relevance, then who is closer, then
+    my distance (the environment's order breaks ties)."""
+    partners = sorted(getattr(belief, "partners", {}) or {}) if params.partner_info else []
+    names = {a: belief.partners[a].name for a in partners}
+    guesses = {a: estimate(notes, belief, a, step) for a in partners}
+    scored = []
+    for index, option in enumerate(options):
+        level = option_level(belief, notes, option) if params.use_relevance else "unrated"
+        if (params.use_relevance and level == "none") or _discarded(belief, notes, option):
+            continue
+        candidate = Candidate(text=option.text, relevance=level)
+        if params.spatial:
+            pos, room = target_place(belief, option)
+            mine = walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None),
+                                 pos, room)
+            candidate.my_distance = mine if math.isfinite(mine) else None
+            for agent_id, guess in guesses.items():
+                if guess.position is None or option.kind == "goput":
+                    continue  # only I can put away what I hold
+                theirs = walk_distance(belief, guess.position, guess.room_id, pos, room)
+                if math.isfinite(theirs):
+                    candidate.partner_distances[agent_id] = round(theirs, 1)
+            closest = min(candidate.partner_distances.values(), default=math.inf)
+            candidate.partner_closer = closest < mine
+        candidate.note = _note(candidate, names)
+        key = (
+            -RANK.get(level, 0),
+            candidate.partner_closer,
+            candidate.my_distance if candidate.my_distance is not None else math.inf,
+            index,
+        ) if params.spatial else (-RANK.get(level, 0), index)
+        scored.append((key, option, candidate))
+    scored.sort(key=lambda row: row[0])
+    return [(option, candidate) for _, option, candidate in scored]
+
+
+def _note(candidate: Candidate, names: dict[str, str]) -> str:
+    parts = [] if candidate.relevance == "unrated" else [candidate.relevance]
+    if candidate.my_distance is not None:
+        spatial = f"me {candidate.my_distance:.0f} m"
+        spatial += "".join(f", {names[a]} ~{d:.0f} m" for a, d in candidate.partner_distances.items())
+        parts.append(spatial)
+    return "; ".join(parts)
+
+
+@node(
+    "planning.rank_candidates",
+    reads=("options", "facts", "observation"),
+    writes=("candidates", "actions", "options", "facts"),
+    params=CandidateParams,
+)
+def rank_candidates(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Keep the K most promising actions, ranked by relevance, then by proximity against partners.
+
+    The list handed on is a subset of the environment's options, in ranked order, with a short note per
+    candidate (level, my distance, partners' estimated distances) for the planner's prompt.
+    """
+    obs = state["observation"]
+    notes = reveca_notes(ctx.memory)
+    options = list(state.get("options") or [])
+    ranked = rank(ctx.memory.semantic, notes, options, obs.step, ctx.params)[: ctx.params.k]
+    kept = [option for option, _ in ranked]
+    candidates = [candidate for _, candidate in ranked]
+    facts = dict(state.get("facts") or {})
+    facts["candidate_notes"] = [candidate.note for candidate in candidates]
+    return {
+        "candidates": [candidate.model_dump() for candidate in candidates],
+        "actions": [option.text for option in kept],
+        "options": kept,
+        "facts": facts,
+    }

@@ -1,0 +1,136 @@
+"""CaPo's discussion protocol: a header that marks a message as part of a meta-plan discussion.
+
+Discussion messages are ordinary environment messages (each one a `[send_message]` action that costs what
+the environment says). The header lets another CaPo agent tell them apart from ordinary dialogue; any
+message without it is ordinary dialogue. Three kinds, each one line:
+
+    [capo plan V.R] Alice: ... // Bob: ...        the designer's meta-plan, version V, discussion round R
+    [capo feedback V.R agree] <one line>          an evaluator's answer to that plan (or `revise`)
+    [capo progress V] <what I found or finished>  an evaluator's progress, asking the designer to adapt
+
+Plans speak of intentions ("put <x> (1) on <y> (2)"), and partners' free-text readers take
+"<x> (i) on <y> (j)" as a fact, so plan and feedback bodies say "onto"/"into" instead: a plan can then
+never be mistaken for a report that an object already sits on its target.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Literal
+
+Kind = Literal["plan", "feedback", "progress"]
+
+_HEADER = re.compile(
+    r"^\s*\[capo (?P<kind>plan|feedback|progress) (?P<version>\d{1,6})(?:\.(?P<round>\d{1,3}))?"
+    r"(?: (?P<verdict>agree|revise))?\]\s*",
+    re.IGNORECASE,
+)
+_LINE_SEPARATOR = " // "
+_RELATIONS = re.compile(r"\b(on|in|inside)\b", re.IGNORECASE)
+_INTENT_WORDS = {"on": "onto", "in": "into", "inside": "into"}
+_PLAN_LINE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z_-]{0,30})\s*:\s*(?P<task>.+)$")
+MAX_BODY_CHARS = 600  # a received body is cut here whatever the sender's environment allowed
+
+
+@dataclass(frozen=True)
+class CapoMessage:
+    """One recognised discussion message."""
+
+    kind: Kind
+    sender: str
+    version: int
+    round: int
+    agree: bool | None
+    body: str
+
+
+def parse_message(sender: str, text: str) -> CapoMessage | None:
+    """The discussion message in `text`, or None when it is ordinary dialogue (or malformed)."""
+    match = _HEADER.match(text or "")
+    if match is None:
+        return None
+    kind = match["kind"].lower()
+    verdict = (match["verdict"] or "").lower()
+    if kind == "feedback" and (not verdict or match["round"] is None):
+        return None
+    if kind == "plan" and match["round"] is None:
+        return None
+    body = text[match.end():].strip()[:MAX_BODY_CHARS]
+    if kind == "plan":
+        body = "\n".join(part.strip() for part in body.split(_LINE_SEPARATOR.strip()) if part.strip())
+    return CapoMessage(
+        kind=kind,  # type: ignore[arg-type]
+        sender=sender,
+        version=int(match["version"]),
+        round=int(match["round"] or 0),
+        agree=(verdict == "agree") if kind == "feedback" else None,
+        body=body,
+    )
+
+
+def plan_message(version: int, round_: int, plan: str) -> str:
+    """The designer's broadcast: header, then the plan's lines on one line."""
+    lines = [line.replace("//", "/") for line in plan.splitlines() if line.strip()]
+    return f"[capo plan {version}.{round_}] " + _LINE_SEPARATOR.join(lines)
+
+
+def feedback_message(version: int, round_: int, agree: bool, text: str) -> str:
+    verdict = "agree" if agree else "revise"
+    body = neutralize(" ".join(text.split())) or ("The plan works for me." if agree else "Please change the plan.")
+    return f"[capo feedback {version}.{round_} {verdict}] {body}"
+
+
+def progress_message(version: int, events: list[str]) -> str:
+    """Progress is stated as fact on purpose: the partner's reader should fold it into its belief."""
+    return f"[capo progress {version}] " + "; ".join(e.strip().rstrip(".") for e in events if e.strip()) + "."
+
+
+def neutralize(text: str) -> str:
+    """Say "onto/into" instead of "on/in/inside", so intentions do not read as object placements."""
+    return _RELATIONS.sub(lambda m: _INTENT_WORDS[m.group(1).lower()], text)
+
+
+def _cut(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0]
+    return cut.rstrip(",;:-") if len(cut) > limit // 2 else text[:limit]
+
+
+def parse_meta_plan(text: str, names: list[str], max_chars: int = 420) -> str:
+    """Read a model's meta-plan into the fixed format: one `Name: subtasks` line per teammate, in team order.
+
+    Lines for unknown names, bullets and decoration are dropped; the first line per teammate wins. A reply
+    with no such line is kept as one free-form line (a weak model's plan is still a plan). Each line is cut
+    so the whole plan fits `max_chars`, and the result is neutralized (see the module docstring).
+    """
+    canonical = {name.lower(): name for name in names}
+    by_name: dict[str, str] = {}
+    for raw in (text or "").splitlines():
+        line = raw.strip().lstrip("-*•>#").strip().replace("**", "")
+        line = re.sub(r"^\d+[.)]\s*", "", line)
+        match = _PLAN_LINE.match(line)
+        if match is None:
+            continue
+        key = match["name"].lower()
+        task = " ".join(match["task"].split()).strip(" \"'")
+        if key in canonical and key not in by_name and task:
+            by_name[key] = f"{canonical[key]}: {task}"
+    lines = [by_name[n.lower()] for n in names if n.lower() in by_name]
+    if not lines:
+        free = " ".join((text or "").split()).strip(" \"'")
+        lines = [free] if free else []
+    if not lines:
+        return ""
+    share = max(40, max_chars // len(lines) - 1)
+    return neutralize("\n".join(_cut(line, share) for line in lines))
+
+
+def part_for(plan: str, name: str) -> str:
+    """The task line a meta-plan gives `name` (without the name), or "" when it names nobody by that name."""
+    for line in plan.splitlines():
+        match = _PLAN_LINE.match(line.strip())
+        if match and match["name"].lower() == name.lower():
+            return match["task"].strip()
+    return ""

@@ -1,0 +1,180 @@
+"""REVECA's communication module: it speaks in four cases only, because every message costs a step.
+
+1. start-up exchange — on its first step the agent says where it is and what relevant things it sees;
+2. validation request — `dialogue.ask` sends the question `validation.check_plan` wrote;
+3. validation answer — a partner's "have you ... <x> (id)?" is answered from this agent's own memory;
+4. subgoal achieved — after a put, it reports what went where.
+Messages are written from memory with `<name> (id)` labels (which partners' message readers turn back into
+facts), never by copying a partner's words, and sending is a primitive `send_message` action that goes
+through the environment like any other.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.reveca_notes import RANK, PendingQuestion, RevecaNotes, message_key, reveca_notes
+
+_ADDRESSEE = re.compile(r"\b([A-Z][a-z]+)\s*,\s*have you\b")
+_ASKED = re.compile(r"\bhave you\b[^?]*?<(\w+)>\s*\((\d+)\)[^?]*\?", re.IGNORECASE)
+
+
+def _send(ctx: NodeContext, obs: Observation, text: str, what: str) -> dict[str, Any]:
+    ctx.memory.episodic.add_action(f"[send_message] {what}", obs.step, "done")
+    return {"action": PrimitiveAction(kind="send_message", message=text)}
+
+
+def _fit(text: str, limit: int) -> str:
+    """Cut at the last sentence end that fits in `limit` characters (or hard, when none does)."""
+    if len(text) <= limit:
+        return text
+    cut = text[:limit]
+    end = cut.rfind(". ")
+    return cut[: end + 1] if end > 0 else cut
+
+
+# ----------------------------------------------------------------------------- the four cases
+def startup_text(obs: Observation, belief: Any, notes: RevecaNotes, limit: int) -> str:
+    """Where I am and the relevant things around me (items with what they lie on or in)."""
+    objects = getattr(belief, "objects", {}) or {}
+    if notes.relevance:  # rated: the strong and medium things, strongest first
+        seen = [o for o in obs.visible_objects if notes.relevance.get(o.id, "low") in ("strong", "medium")]
+        seen.sort(key=lambda o: (-RANK[notes.relevance.get(o.id, "low")], o.id))
+    else:  # nothing rated (the no-relevance ablation): whatever is in view, surfaces aside
+        seen = [o for o in obs.visible_objects if o.kind != "surface"]
+    items = []
+    for obj in seen:
+        holder_id = obj.inside if obj.inside is not None else obj.on
+        holder = objects.get(holder_id) if holder_id is not None else None
+        relation = "in" if obj.inside is not None else "on"
+        items.append(f"{obj.label} {relation} {holder.label}" if holder else obj.label)
+    head = f"Hi, this is {obs.agent_name}. I am in the <{obs.room}> ({obs.room_id})."
+    listed = ""
+    for item in items:
+        candidate = f"{listed}, {item}" if listed else item
+        if len(f"{head} I see {candidate}.") > limit:
+            break
+        listed = candidate
+    return f"{head} I see {listed}." if listed else head
+
+
+def _addressed_to_someone_else(text: str, others: list[str]) -> bool:
+    """"Carol, have you ...?" is Carol's to answer; a question naming no teammate is everyone's."""
+    named = _ADDRESSEE.search(text)
+    return named is not None and named.group(1).lower() in {name.lower() for name in others}
+
+
+def answer_text(obs: Observation, belief: Any, notes: RevecaNotes) -> tuple[str | None, list[str]]:
+    """Answers to this step's unanswered questions, from my own interaction history; and their keys."""
+    others = [p.name for p in (getattr(belief, "partners", {}) or {}).values()]
+    sentences: list[str] = []
+    keys: list[str] = []
+    for message in obs.messages:
+        key = message_key(message.sender, message.step, message.text)
+        if message.sender == obs.agent_id or key in notes.answered:
+            continue
+        asked = _ASKED.findall(message.text)
+        if not asked or _addressed_to_someone_else(message.text, others):
+            continue
+        keys.append(key)
+        for name, oid in asked:
+            sentences.append(_answer_one(int(oid), name, belief, notes))
+    return (" ".join(dict.fromkeys(sentences)) or None), keys
+
+
+def _answer_one(object_id: int, name: str, belief: Any, notes: RevecaNotes) -> str:
+    known = (getattr(belief, "objects", {}) or {}).get(object_id)
+    label = known.label if known is not None else f"<{name}> ({object_id})"
+    touch = notes.touched.get(object_id)
+    if touch is None:
+        return f"No, I have not touched {label}."
+    if touch.verb == "took":
+        holding = object_id in (getattr(belief, "holding", []) or [])
+        return f"Yes, I took {label} at step {touch.step}" + ("; I am holding it." if holding else ".")
+    if touch.verb == "put":
+        relation = "in" if _is_container(belief, touch.where) else "on"
+        return f"Yes, I moved {label}: it is {relation} {touch.where} now."
+    return f"Yes, I opened {label} at step {touch.step}."
+
+
+def _is_container(belief: Any, label: str | None) -> bool:
+    match = re.search(r"\((\d+)\)", label or "")
+    obj = (getattr(belief, "objects", {}) or {}).get(int(match.group(1))) if match else None
+    return obj is not None and obj.kind == "container"
+
+
+def announce_text(belief: Any, notes: RevecaNotes) -> str:
+    done = ", ".join(f"{belief.satisfied(p)}/{p.count} {p.object_name}" for p in getattr(belief, "goal", []))
+    return f"I put {'; '.join(notes.unannounced_puts)}." + (f" Done so far: {done}." if done else "")
+
+
+class SpeakParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    startup: bool = Field(default=True, description="case 1: say where I am and what I see on the first step")
+    answer: bool = Field(default=True, description="case 3: answer partners' validation questions")
+    announce: bool = Field(default=True, description="case 4: report finished puts")
+    max_chars: int = Field(default=300, ge=40, le=2000, description="longest message written")
+
+
+@node("dialogue.speak", reads=("observation",), writes=("action",), params=SpeakParams)
+def speak(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
+
+    Answers go out even in the middle of a plan (the plan resumes next step); a put is reported once no
+    plan is running, so the report never cuts a plan short.
+    """
+    obs: Observation = state["observation"]
+    belief = ctx.memory.semantic
+    if not getattr(belief, "partners", None):
+        return {}
+    notes = reveca_notes(ctx.memory)
+    params: SpeakParams = ctx.params
+    if params.answer:
+        text, keys = answer_text(obs, belief, notes)
+        notes.answered.update(keys)
+        if text:
+            return _send(ctx, obs, _fit(text, params.max_chars), "answer")
+    if params.startup and not notes.started:
+        notes.started = True
+        return _send(ctx, obs, startup_text(obs, belief, notes, params.max_chars), "start-up")
+    if params.announce and notes.unannounced_puts and ctx.memory.plan is None:
+        text = announce_text(belief, notes)
+        notes.unannounced_puts.clear()
+        return _send(ctx, obs, _fit(text, params.max_chars), "put report")
+    return {}
+
+
+@router("route.spoke", branches=("spoke", "silent"), reads=("action",))
+def spoke(state: dict[str, Any], ctx: NodeContext) -> str:
+    """End the step when a message is being sent; otherwise go on."""
+    return "spoke" if state.get("action") is not None else "silent"
+
+
+class AskParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    wait_steps: int = Field(default=2, ge=0, le=20, description="steps to wait for the answer before acting")
+
+
+@node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=("action",),
+      params=AskParams)
+def ask(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Send the validation question and remember which plan waits on it, until when."""
+    obs: Observation = state["observation"]
+    question = state.get("question")
+    index, options = state.get("choice_index"), state.get("options") or []
+    if not question or index is None or not 0 <= index < len(options):
+        return {}
+    plan = options[index]
+    notes = reveca_notes(ctx.memory)
+    label = f"<{plan.target_name}> ({plan.target_id})"
+    notes.pending = PendingQuestion(plan.target_id, label, plan, obs.step, obs.step + 1 + ctx.params.wait_steps)
+    notes.questions_asked += 1
+    return _send(ctx, obs, question, f"question about {label}")

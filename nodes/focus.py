@@ -1,0 +1,101 @@
+"""REVECA's view of memory for its prompts: relevant things first, irrelevant ones never, partners estimated.
+
+`memory.retrieve` gathers the generic facts (goal, dialogue, previous actions); this node adds what REVECA's
+planner reads instead of a full dump of the belief: the agent itself, the objects ranked by relevance (then
+by distance), the partners with their estimated whereabouts, and the dialogue without "none" messages.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.partner_model import describe_partner
+from coopgraph.nodes.registry import node
+from coopgraph.nodes.relevance import object_level, sighting_line
+from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key, reveca_notes
+
+
+class FocusParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    use_relevance: bool = Field(default=True, description="order and filter by relevance; off: list everything")
+    min_level: Literal["low", "medium", "strong"] = Field(default="low", description="lowest level shown")
+    max_objects: int = Field(default=12, ge=0, le=500, description="objects listed at most; 0: no limit")
+    spatial: bool = Field(default=True, description="show distances and sort by them")
+    partner_info: bool = Field(default=True, description="describe partners (seen or estimated)")
+
+
+def self_text(belief: Any) -> str:
+    """Where I am, what I hold and how far the goal is, in one line."""
+    objects = getattr(belief, "objects", {}) or {}
+    held = ", ".join(objects[i].label for i in getattr(belief, "holding", []) if i in objects) or "nothing"
+    room = getattr(belief, "room_id", None)
+    rooms = getattr(belief, "rooms", {}) or {}
+    where = f"I am in the {rooms[room].label}" if room in rooms else "I am somewhere unknown"
+    done = ", ".join(f"{belief.satisfied(p)}/{p.count} {p.object_name}" for p in getattr(belief, "goal", []))
+    return f"{where}, holding {held}. Done so far: {done or 'nothing to count'}."
+
+
+def known_lines(belief: Any, notes: RevecaNotes, params: FocusParams) -> list[str]:
+    """Objects worth mentioning, most relevant first (then nearest), each with its level and distance."""
+    held = set(getattr(belief, "holding", []))
+    rows = []
+    for obj in (getattr(belief, "objects", {}) or {}).values():
+        if obj.id in held or obj.held_by is not None or obj.room_id is None:
+            continue  # carried things are in my line or the partner's; a thing whose place is unknown helps nobody
+        level = notes.relevance.get(obj.id) or object_level(obj, belief)
+        if params.use_relevance and RANK[level] < RANK[params.min_level]:
+            continue
+        metres = belief.distance_to(obj) if params.spatial and hasattr(belief, "distance_to") else math.inf
+        rank = -RANK[level] if params.use_relevance else 0
+        rows.append(((rank, metres if params.spatial else 0.0, obj.id), obj, level, metres))
+    rows.sort(key=lambda row: row[0])
+    if params.max_objects:
+        rows = rows[: params.max_objects]
+    lines = []
+    for _, obj, level, metres in rows:
+        line = sighting_line(obj, belief)
+        extras = [level] if params.use_relevance else []
+        if params.spatial and math.isfinite(metres):
+            extras.append(f"{metres:.0f} m")
+        lines.append(f"{line} [{', '.join(extras)}]" if extras else line)
+    return lines
+
+
+def dialogue_lines(memory: Any, notes: RevecaNotes, use_relevance: bool) -> list[str]:
+    lines = []
+    for said in memory.episodic.messages:
+        level = notes.message_relevance.get(message_key(said.sender, said.step, said.text), "low")
+        if use_relevance and level == "none":
+            continue
+        lines.append(said.render())
+    return lines
+
+
+@node("memory.focus", reads=("facts", "observation"), writes=("facts",), params=FocusParams)
+def focus(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
+
+    Objects rated "none" are left out here, which is what keeps dummy objects out of the planning prompt.
+    """
+    obs = state["observation"]
+    belief = ctx.memory.semantic
+    notes = reveca_notes(ctx.memory)
+    params: FocusParams = ctx.params
+    partners = []
+    if params.partner_info:
+        partners = [describe_partner(notes, belief, agent_id, obs.step, params.spatial)
+                    for agent_id in sorted(getattr(belief, "partners", {}) or {})]
+    facts = dict(state.get("facts") or {})
+    facts.update({
+        "self_text": self_text(belief),
+        "known": known_lines(belief, notes, params),
+        "partners": partners,
+        "dialogue_lines": dialogue_lines(ctx.memory, notes, params.use_relevance),
+    })
+    return {"facts": facts}
+

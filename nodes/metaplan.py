@@ -1,0 +1,249 @@
+"""CaPo's meta-plan nodes: whose turn it is in the discussion, the designer's plan, the evaluator's verdict,
+sending a discussion message as an action, and briefing the action chooser on the plan.
+
+The discussion runs through the environment: `say` turns a discussion message into the only option and
+the shared execution nodes send it, so every round costs a step as the environment says. Roles are taken at
+run time (one spec for designer and evaluators); the state of the discussion lives in `memory.notes["capo"]`
+(see `capo_discussion.py`), the message format in `capo_protocol.py`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.envs.protocol import Affordance
+from coopgraph.nodes.capo_discussion import Discussion, Rules
+from coopgraph.nodes.capo_protocol import parse_message, parse_meta_plan, part_for
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, TextParams, TextProgram, adapter_for, run_program
+from coopgraph.nodes.registry import node, router
+
+VERDICTS = ["yes, we follow it as it is", "no, it should change"]
+
+
+class MetaPlanProgram(TextProgram):
+    """The designer's tunable program; its instructions (what an optimizer rewrites) are about meta-plans."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__(instructions or "Split the task into subtasks and give each teammate its share.")
+
+
+class VerdictProgram(ChoiceProgram):
+    """The evaluator's tunable program: a feedback line, then a constrained yes/no."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__(instructions or "Judge whether the team should follow the proposed meta-plan.")
+
+
+class DiscussParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    rounds: int = Field(default=3, ge=1, le=10, description="discussion budget: plan-and-feedback rounds per version")
+    designer: str = Field(default="first", description="who designs: 'first' or 'last' agent of the env, or an id")
+    evaluate: bool = Field(default=True, description="partners answer each plan; false: the first plan stands")
+    adapt: bool = Field(default=True, description="re-plan on progress; false: the plan is frozen once discussed")
+    plan_wait: int = Field(default=3, ge=1, le=50, description="steps an evaluator waits for a plan, then plans alone")
+    feedback_wait: int = Field(default=2, ge=0, le=50,
+                               description="extra steps a designer waits for an answer before planning alone")
+
+
+def _designer_id(choice: str, agents: list[str], me: str) -> str:
+    if not agents:
+        return me
+    if choice == "first":
+        return agents[0]
+    if choice == "last":
+        return agents[-1]
+    return choice if choice in agents else agents[0]
+
+
+def _trace(ctx: NodeContext, discussion: Discussion, before: int, **fields: Any) -> None:
+    if ctx.tracer is None:
+        return
+    for entry in discussion.log[before:]:
+        ctx.tracer.event("discussion", what=entry.split(": ", 1)[1], role=discussion.role,
+                         version=discussion.version, round=discussion.round, **fields)
+
+
+def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
+    return {
+        "meta_plan": discussion.meta_plan or None,
+        "consensus": discussion.consensus,
+        "discussion_round": discussion.round,
+        **more,
+    }
+
+
+@node(
+    "metaplan.discuss",
+    reads=("observation", "progress_event", "progress_report"),
+    writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback"),
+    params=DiscussParams,
+)
+def discuss(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Read this step's discussion messages and decide the turn: design, evaluate, report progress, or act.
+
+    Ordinary messages are left to perception; only messages with the CaPo header move the discussion.
+    """
+    obs = state["observation"]
+    params: DiscussParams = ctx.params
+    discussion = ctx.memory.notes.get("capo")
+    if discussion is None:
+        agents = list(ctx.resources.extra.get("agents") or [obs.agent_id])
+        discussion = Discussion.start(obs.agent_id, agents, _designer_id(params.designer, agents, obs.agent_id))
+        ctx.memory.notes["capo"] = discussion
+    discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait)
+    before = len(discussion.log)
+    for message in obs.messages:
+        parsed = parse_message(message.sender, message.text)
+        if parsed is not None:
+            discussion.receive(parsed, obs.step)
+    turn, utterance = discussion.turn(obs.step, state.get("progress_event"), state.get("progress_report"))
+    _trace(ctx, discussion, before, step=obs.step)
+    feedback = [f"{discussion.name(a)}: {text}" for a, (_, text) in discussion.feedback.items()]
+    return _state(discussion, discussion_turn=turn, utterance=utterance, feedback=feedback)
+
+
+class DesignParams(TextParams):
+    max_tokens: int = Field(default=160, ge=16, le=1024, description="longest reply the model may write")
+    max_chars: int = Field(default=420, ge=80, le=470, description="longest meta-plan (it travels in one message)")
+
+
+@node(
+    "metaplan.design",
+    reads=("facts", "observation"),
+    writes=("meta_plan", "utterance", "consensus", "discussion_round", "invalid"),
+    params=DesignParams,
+    prompt="metaplan/design",
+    program=MetaPlanProgram,
+)
+def design(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """The designer writes the meta-plan: first version, refinement after feedback, or update after progress.
+
+    The reply is read into one `Name: subtasks` line per teammate; an unusable reply keeps the old plan.
+    """
+    obs = state["observation"]
+    discussion: Discussion = ctx.memory.notes["capo"]
+    team = [discussion.name(a) for a in discussion.agents]
+    context = {
+        **(state.get("facts") or {}),
+        "team": team,
+        "mode": discussion.mode,
+        "meta_plan": discussion.meta_plan,
+        "feedback": [f"{discussion.name(a)} ({'agrees' if ok else 'wants a change'}): {text}"
+                     for a, (ok, text) in discussion.feedback.items()],
+        "progress_updates": list(discussion.pending),
+    }
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
+    plan = parse_meta_plan(prediction.text, team, ctx.params.max_chars) if prediction.valid else ""
+    if not plan and ctx.tracer is not None:
+        ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=getattr(prediction, "errors", []))
+    before = len(discussion.log)
+    utterance = discussion.designed(plan, obs.step)
+    _trace(ctx, discussion, before, step=obs.step, plan=discussion.meta_plan, sent=utterance is not None)
+    return _state(discussion, utterance=utterance, invalid=not plan)
+
+
+class EvaluateParams(ChoiceParams):
+    reasoning_chars: int = Field(default=200, ge=0, le=2000, description="the feedback line written before the verdict")
+
+
+@node(
+    "metaplan.evaluate",
+    reads=("facts", "observation"),
+    writes=("feedback", "consensus", "utterance", "invalid"),
+    params=EvaluateParams,
+    prompt="metaplan/evaluate",
+    program=VerdictProgram,
+)
+def evaluate(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """An evaluator judges the designer's plan: one line of feedback, then a constrained yes/no verdict.
+
+    An unusable verdict follows the node's fallback (`first`: agree, so a confused model does not
+    prolong the discussion).
+    """
+    obs = state["observation"]
+    discussion: Discussion = ctx.memory.notes["capo"]
+    version, round_ = discussion.to_evaluate or (discussion.version, discussion.round)
+    context = {
+        **(state.get("facts") or {}),
+        "designer": discussion.name(discussion.designer),
+        "meta_plan": discussion.meta_plan,
+        "round": round_,
+        "rounds": discussion.rules.rounds,
+    }
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context, options=list(VERDICTS))
+    if prediction.valid:
+        agree, text = prediction.index == 0, prediction.reasoning
+    else:
+        if ctx.tracer is not None:
+            ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.errors)
+        agree, text = ctx.params.fallback == "first", ""
+    before = len(discussion.log)
+    utterance = discussion.evaluated(agree, text, obs.step)
+    _trace(ctx, discussion, before, step=obs.step, feedback=text)
+    return {"feedback": [text] if text else [], "consensus": agree, "utterance": utterance,
+            "invalid": not prediction.valid}
+
+
+@node("metaplan.say", reads=("utterance", "observation"), writes=("actions", "options", "choice", "choice_index"))
+def say(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Offer the discussion message as the only action, so the shared execution nodes send it (one step).
+
+    A message sent last step whose plan is still open is closed first, so it is logged as done.
+    """
+    text = state.get("utterance")
+    if not text:
+        return {}
+    running = ctx.memory.plan
+    if running is not None and getattr(running, "kind", None) == "send_message":
+        ctx.memory.episodic.add_action(running.text, state["observation"].step, "done")
+        ctx.memory.plan = None
+    option = Affordance(kind="send_message", message=text)
+    return {"actions": [option.text], "options": [option], "choice": option.text, "choice_index": 0}
+
+
+@node("metaplan.brief", reads=("facts", "observation"), writes=("facts",))
+def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees."""
+    facts = dict(state.get("facts") or {})
+    discussion: Discussion | None = ctx.memory.notes.get("capo")
+    if discussion is None or not discussion.meta_plan:
+        return {"facts": {**facts, "meta_plan": "", "my_part": "", "plan_status": "none"}}
+    name = state["observation"].agent_name
+    return {"facts": {**facts, "meta_plan": discussion.meta_plan, "my_part": part_for(discussion.meta_plan, name),
+                      "plan_status": discussion.status}}
+
+
+@router("route.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
+def capo_turn(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Follow the discussion's turn: the designer designs, an evaluator evaluates, otherwise act."""
+    turn = state.get("discussion_turn")
+    return turn if turn in ("design", "evaluate") else "act"
+
+
+class NextParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    on_message: bool = Field(default=False, description="also choose again when an ordinary message arrives")
+
+
+@router("route.capo_next", branches=("send", "plan", "continue"), reads=("utterance", "observation", "new_messages"),
+        params=NextParams)
+def capo_next(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Send a discussion message; else choose an action when none runs or the meta-plan just changed.
+
+    A message sent last step is left to the running plan to close, rather than logged as interrupted.
+    """
+    if state.get("utterance"):
+        return "send"
+    plan = ctx.memory.plan
+    if plan is not None and getattr(plan, "kind", None) == "send_message":
+        return "continue"
+    discussion: Discussion | None = ctx.memory.notes.get("capo")
+    changed = discussion is not None and discussion.changed_step == state["observation"].step
+    if plan is None or changed or (ctx.params.on_message and state.get("new_messages")):
+        return "plan"
+    return "continue"

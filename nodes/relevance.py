@@ -1,0 +1,199 @@
+"""Relevance (REVECA): rate what the agent learns — objects, containers, messages — strong/medium/low/none.
+
+A level is given when something is first stored or its whereabouts change, kept in the REVECA side-table
+and on the vector-store entry, and later used to order and filter what reaches prompts: "none" (for example
+Noisy-C-WAH's dummy objects) never reaches the planner, so its prompt stays short however cluttered the house.
+
+Two scorers. `rules` (the default) reads the task: goal objects and their destinations are strong,
+containers that may still hide a goal object medium, furniture and finished things low, anything of a class
+the task never asks for none; it costs nothing and is exact where the goal names classes and targets, as in
+C-WAH. `llm` asks the model once per step for every new line at once (never one call per object) and falls
+back to the rules for any line it leaves unrated; it suits worlds whose useful objects no rule can name.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any, Literal
+
+from pydantic import Field
+
+from coopgraph.envs.protocol import Message, Observation
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
+from coopgraph.nodes.registry import node
+from coopgraph.nodes.reveca_notes import LEVELS, RANK, RevecaNotes, message_key, reveca_notes
+
+_LABEL = re.compile(r"<(\w+)>\s*\((-?\d+)\)")
+_QUESTION = re.compile(r"\b(have|did|could|can) you\b[^?]*\?", re.IGNORECASE)
+_REPLY_LINE = re.compile(r"^\s*\[?(?P<tag>M?\d+)\]?\s*[:.)\-=]\s*\**(?P<level>strong|medium|low|none)\b", re.I)
+
+
+# ----------------------------------------------------------------------------- rules
+def _goal(belief: Any) -> tuple[set[int], set[str]]:
+    goal = getattr(belief, "goal", []) or []
+    return {p.target_id for p in goal}, {p.object_name for p in goal}
+
+
+def object_level(obj: Any, belief: Any) -> str:
+    """The rules scorer for one believed object (anything with id, name, kind)."""
+    targets, classes = _goal(belief)
+    if obj.id in targets:
+        return "strong"
+    if obj.kind == "item":
+        if obj.name not in classes:
+            return "none"
+        serves = getattr(belief, "predicate_for", None)
+        return "strong" if serves is None or serves(obj) is not None else "low"
+    if obj.kind == "container":
+        checked = getattr(belief, "checked_containers", {}) or {}
+        return "low" if obj.id in checked else "medium"
+    return "low"
+
+
+def _label_level(name: str, object_id: int, belief: Any, notes: RevecaNotes) -> str:
+    if object_id in notes.relevance:
+        return notes.relevance[object_id]
+    known = (getattr(belief, "objects", {}) or {}).get(object_id)
+    if known is not None:
+        return object_level(known, belief)
+    targets, classes = _goal(belief)
+    return "strong" if object_id in targets or name in classes else "low"
+
+
+def message_level(text: str, belief: Any, notes: RevecaNotes) -> str:
+    """A message matters as much as the most relevant thing it names; a question to us is strong."""
+    if not text.strip():
+        return "none"
+    if _QUESTION.search(text):
+        return "strong"
+    levels = [_label_level(name, int(oid), belief, notes) for name, oid in _LABEL.findall(text)]
+    if not levels:
+        return "low"
+    return max(levels, key=RANK.__getitem__)
+
+
+# ----------------------------------------------------------------------------- lines
+def sighting_line(obj: Any, belief: Any) -> str:
+    """What is remembered about an object, in the `<name> (id)` form prompts and messages use."""
+    objects = getattr(belief, "objects", {}) or {}
+    parts = [obj.label]
+    if getattr(obj, "held_by", None):
+        partner = (getattr(belief, "partners", {}) or {}).get(obj.held_by)
+        parts.append(f"held by {partner.name if partner is not None else obj.held_by}")
+    elif getattr(obj, "inside", None) is not None:
+        holder = objects.get(obj.inside)
+        parts.append(f"in {holder.label if holder else f'({obj.inside})'}")
+    elif getattr(obj, "on", None) is not None:
+        holder = objects.get(obj.on)
+        parts.append(f"on {holder.label if holder else f'({obj.on})'}")
+    room = getattr(obj, "room_id", None)
+    if room is not None and hasattr(belief, "room_name"):
+        parts.append(f"in the {belief.room_name(room)}")
+    if obj.kind == "container":
+        checked = obj.id in (getattr(belief, "checked_containers", {}) or {})
+        parts.append("(looked inside)" if checked else "(not looked inside)")
+    return " ".join(parts)
+
+
+def _rating_key(obj: Any, line: str, belief: Any) -> str:
+    """What a level depends on: the sighting, plus (for goal-class items) whether a subgoal still needs it,
+    so a goal object drops to "low" once its subgoal is complete."""
+    serves = getattr(belief, "predicate_for", None)
+    if obj.kind == "item" and serves is not None and obj.name in _goal(belief)[1]:
+        return f"{line}|{serves(obj) is not None}"
+    return line
+
+
+def _changed_objects(belief: Any, notes: RevecaNotes) -> list[tuple[Any, str, str]]:
+    fresh = []
+    for obj in sorted((getattr(belief, "objects", {}) or {}).values(), key=lambda o: o.id):
+        line = sighting_line(obj, belief)
+        key = _rating_key(obj, line, belief)
+        if notes.rated_lines.get(obj.id) != key:
+            fresh.append((obj, line, key))
+    return fresh
+
+
+# ----------------------------------------------------------------------------- the node
+class RatingProgram(TextProgram):
+    """A TextProgram whose default instruction asks for relevance levels."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__(instructions or "Rate how much each numbered line matters for the goal.")
+
+
+class ScoreParams(TextParams):
+    scorer: Literal["rules", "llm"] = Field(
+        default="rules", description="rules: from the goal, no LLM call; llm: one batched call per step"
+    )
+    max_batch: int = Field(default=24, ge=1, le=200, description="most lines rated in one LLM call")
+    store_vectors: bool = Field(default=True, description="index rated lines in the vector store")
+    max_tokens: int = Field(default=160, ge=8, le=2048)
+
+
+def _llm_levels(ctx: NodeContext, obs: Observation, items: list[tuple[str, str]]) -> dict[str, str]:
+    """One call for a batch of (tag, line); returns tag -> level for the lines the model rated."""
+    if not items:
+        return {}
+    context = {"goal": obs.goal_text, "agent_name": obs.agent_name,
+               "items": [{"tag": tag, "text": text} for tag, text in items]}
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
+    if not prediction.valid:
+        return {}
+    wanted = {tag for tag, _ in items}
+    levels = {}
+    for line in prediction.text.splitlines():
+        match = _REPLY_LINE.match(line)
+        if match and match["tag"].upper() in wanted:
+            levels[match["tag"].upper()] = match["level"].lower()
+    return levels
+
+
+def _store(ctx: NodeContext, text: str, *, kind: str, step: int, level: str, **meta: Any) -> None:
+    vector = ctx.memory.vector
+    if ctx.params.store_vectors and vector is not None:
+        vector.add(text, kind=kind, step=step, relevance=level, **meta)
+
+
+@node(
+    "relevance.score",
+    reads=("observation",),
+    params=ScoreParams,
+    prompt="relevance/score",
+    program=RatingProgram,
+)
+def score(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Rate each newly seen or moved object and each new message strong/medium/low/none, and store it.
+
+    Levels go to the REVECA side-table (`memory.notes`) and onto the vector-store entry, so recall can skip
+    "none". The LLM scorer batches everything new this step into one call.
+    """
+    obs: Observation = state["observation"]
+    belief = ctx.memory.semantic
+    notes = reveca_notes(ctx.memory)
+    objects = _changed_objects(belief, notes)
+    messages: list[Message] = [m for m in obs.messages if m.sender != obs.agent_id]
+    llm: dict[str, str] = {}
+    if ctx.params.scorer == "llm":
+        batch = [(f"{i + 1}", line) for i, (_, line, _) in enumerate(objects)]
+        batch += [(f"M{i + 1}", f"{m.sender} said: {m.text}") for i, m in enumerate(messages)]
+        llm = _llm_levels(ctx, obs, batch[: ctx.params.max_batch])
+    room_name = getattr(belief, "room_name", lambda r: None)
+    for i, (obj, line, key) in enumerate(objects):
+        level = llm.get(f"{i + 1}") or object_level(obj, belief)
+        notes.relevance[obj.id] = level
+        notes.rated_lines[obj.id] = key
+        _store(ctx, line, kind="observation", step=obs.step, level=level, object_ids=[obj.id],
+               room=room_name(obj.room_id) if obj.room_id is not None else None,
+               source=getattr(obj, "source", "seen"))
+    for i, message in enumerate(messages):
+        level = llm.get(f"M{i + 1}") or message_level(message.text, belief, notes)
+        notes.message_relevance[message_key(message.sender, message.step, message.text)] = level
+        _store(ctx, f"{message.sender} said: {message.text}", kind="message", step=message.step, level=level,
+               source="told")
+    if ctx.tracer is not None and (objects or messages):
+        counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in LEVELS}
+        ctx.tracer.event("relevance", step=obs.step, scorer=ctx.params.scorer, objects=counts,
+                         messages=len(messages), llm_rated=len(llm))
+    return {}

@@ -1,0 +1,250 @@
+"""Validation (REVECA): before acting on an old sighting, ask whether a partner may have changed it since.
+
+For the chosen plan's target the node lists the scenarios between the sighting and now — nobody touched it,
+or partner P took or moved it — keeping only those the partner histories make possible (P could have walked
+there and back between its sightings). If only "nobody" remains the plan stands without any LLM call;
+otherwise the judge (the LLM after a short thought, or rules) picks the most likely scenario. A likely change
+makes the agent ask that partner (`dialogue.ask`), wait a bounded number of steps (`validation.await_answer`)
+and, if the partner confirms, drop the target and plan again; "no" or silence lets the plan run.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from coopgraph.envs.protocol import Affordance, Observation
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.partner_model import could_reach, describe_partner
+from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
+from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.relevance import sighting_line
+from coopgraph.nodes.reveca_notes import PendingQuestion, RevecaNotes, reveca_notes
+
+_NEGATIVE = re.compile(r"\b(no|not|never|haven't|hasn't|didn't|nobody|untouched|still)\b", re.IGNORECASE)
+_SENTENCE = re.compile(r"[^.;!?|]+")
+_VERBS = {"gograb": "taken or moved", "gocheck": "opened or emptied", "goput": "filled"}
+
+
+@dataclass
+class Scenario:
+    """One account of what happened to the target since it was seen; `agent_id` None means nothing did."""
+
+    text: str
+    agent_id: str | None = None
+    likely_by_rules: bool = False
+
+
+@dataclass
+class Assessment:
+    """The target, when it was last known, the possible scenarios and the evidence behind them."""
+
+    target_id: int
+    label: str
+    since: int
+    scenarios: list[Scenario] = field(default_factory=list)
+    evidence: list[str] = field(default_factory=list)
+
+
+def assess(belief: Any, notes: RevecaNotes, plan: Affordance, step: int, partner_info: bool,
+           stale_steps: int) -> Assessment | None:
+    """The scenarios still possible for the plan's target, or None when there is nothing to validate."""
+    obj = (getattr(belief, "objects", {}) or {}).get(plan.target_id)
+    if obj is None:
+        return None
+    since = max(obj.last_seen_step, notes.confirmed.get(obj.id, -1))
+    if since >= step:
+        return None  # seen (or confirmed) this very step
+    done = f"{_VERBS.get(plan.kind, 'changed')} {obj.label}"
+    found = Assessment(obj.id, obj.label, since)
+    found.scenarios.append(Scenario(f"Nobody has {done} since step {since}."))
+    found.evidence.append(f"It is step {step}. I last knew {sighting_line(obj, belief)} at step {since} "
+                          f"({step - since} steps ago).")
+    for agent_id in sorted(getattr(belief, "partners", {}) or {}):
+        name = belief.partners[agent_id].name
+        if not partner_info:
+            found.scenarios.append(Scenario(f"{name} has {done} since step {since}.", agent_id,
+                                            step - since >= stale_steps))
+            continue
+        possible, _ = could_reach(notes, belief, agent_id, (obj.position, obj.room_id), since, step)
+        intent = (getattr(belief, "partner_intents", {}) or {}).get(agent_id)
+        announced = intent is not None and intent.target_id == obj.id and intent.step >= since
+        if not (possible or announced):
+            continue
+        track = [s for s in notes.tracks.get(agent_id) or [] if s.step > since]
+        nearby = any(s.room_id == obj.room_id for s in track)
+        text = f"{name} has {done} since step {since}" + (", as it said it would." if announced else ".")
+        found.scenarios.append(Scenario(text, agent_id, announced or nearby))
+        found.evidence.append(describe_partner(notes, belief, agent_id, step))
+    return found
+
+
+def parse_answer(text: str, target_id: int) -> Literal["changed", "unchanged"] | None:
+    """Read a partner's reply about the target: a denial means unchanged, any other mention a change."""
+    about = [s for s in _SENTENCE.findall(text) if f"({target_id})" in s]
+    if not about:
+        return None
+    return "unchanged" if any(_NEGATIVE.search(s) for s in about) else "changed"
+
+
+# ----------------------------------------------------------------------------- checking a plan
+class ScenarioProgram(ChoiceProgram):
+    """A ChoiceProgram whose default instruction judges accounts of events rather than choosing actions."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__(instructions or "Pick the account of what happened that is most likely true.")
+
+
+class ValidationParams(ChoiceParams):
+    mode: Literal["scenario", "always", "never"] = Field(
+        default="scenario", description="scenario: ask only when a change is likely; always: ask before every "
+        "validated plan; never: no validation"
+    )
+    judge: Literal["llm", "rules"] = Field(default="llm", description="who picks the most likely scenario")
+    kinds: list[str] = Field(default_factory=lambda: ["gograb"], description="plan kinds that are validated")
+    partner_info: bool = Field(default=True, description="use partner histories; off: only elapsed time")
+    stale_steps: int = Field(default=30, ge=1, le=1000,
+                             description="without partner information, older sightings count as likely changed")
+
+
+def _judge(ctx: NodeContext, found: Assessment, obs: Observation) -> Scenario:
+    if ctx.params.judge == "rules":
+        return next((s for s in found.scenarios if s.likely_by_rules), found.scenarios[0])
+    context = {"goal": obs.goal_text, "agent_name": obs.agent_name, "target": found.label,
+               "evidence": found.evidence}
+    options = [s.text for s in found.scenarios]
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context, options=options)
+    if prediction.valid:
+        return found.scenarios[prediction.index]
+    if ctx.tracer is not None:
+        ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.errors)
+    return next((s for s in found.scenarios if s.likely_by_rules), found.scenarios[0])
+
+
+def _question(belief: Any, found: Assessment, agent_id: str | None, verb: str) -> str:
+    partners = getattr(belief, "partners", {}) or {}
+    name = partners[agent_id].name if agent_id in partners else "Partner"
+    return f"{name}, have you {verb} {found.label} since step {found.since}?"
+
+
+@node(
+    "validation.check_plan",
+    reads=("choice_index", "options", "observation"),
+    writes=("validation", "question"),
+    params=ValidationParams,
+    prompt="validation/scenario",
+    program=ScenarioProgram,
+)
+def check_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Decide whether the chosen plan can run as it is or a partner should be asked first.
+
+    Writes `validation` ("valid", "skipped" or "ask") and, when asking, the `question` to send.
+    """
+    index, options = state.get("choice_index"), state.get("options") or []
+    obs: Observation = state["observation"]
+    belief = ctx.memory.semantic
+    params: ValidationParams = ctx.params
+    if params.mode == "never" or index is None or not 0 <= index < len(options):
+        return {"validation": "skipped", "question": None}
+    plan = options[index]
+    if plan.kind not in params.kinds or plan.target_id is None or not getattr(belief, "partners", None):
+        return {"validation": "skipped", "question": None}
+    notes = reveca_notes(ctx.memory)
+    found = assess(belief, notes, plan, obs.step, params.partner_info, params.stale_steps)
+    verb = _VERBS.get(plan.kind, "changed")
+    if params.mode == "always":
+        if found is None:
+            obj = belief.objects.get(plan.target_id)
+            found = Assessment(plan.target_id, obj.label if obj else plan.text, obs.step)
+        partner = sorted(belief.partners)[0]
+        return {"validation": "ask", "question": _question(belief, found, partner, verb)}
+    if found is None or len(found.scenarios) == 1:
+        return {"validation": "valid", "question": None}  # no partner could have touched it: no call
+    chosen = _judge(ctx, found, obs)
+    if ctx.tracer is not None:
+        ctx.tracer.event("validation", step=obs.step, target=found.label, since=found.since,
+                         scenarios=[s.text for s in found.scenarios], chosen=chosen.text)
+    if chosen.agent_id is None:
+        return {"validation": "valid", "question": None}
+    return {"validation": "ask", "question": _question(belief, found, chosen.agent_id, verb)}
+
+
+@router("route.validated", branches=("valid", "ask"), reads=("validation",))
+def validated(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Run the plan, or ask a partner first when validation found a likely change."""
+    return "ask" if state.get("validation") == "ask" else "valid"
+
+
+# ----------------------------------------------------------------------------- waiting for the answer
+class AwaitParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    while_waiting: Literal["idle", "proceed"] = Field(
+        default="idle", description="idle: stand still until the answer or the deadline; proceed: start the "
+        "plan and drop it if the answer confirms a change"
+    )
+
+
+def _answer(memory: Any, pending: PendingQuestion, me: str) -> str | None:
+    """The verdict from what partners said since the question (dialogue memory, so a reply that arrived on
+    a step spent answering someone else is not lost), or from what the belief has since seen."""
+    for said in memory.episodic.messages:
+        if said.sender != me and said.step > pending.asked_step:
+            verdict = parse_answer(said.text, pending.target_id)
+            if verdict:
+                return verdict
+    obj = (getattr(memory.semantic, "objects", {}) or {}).get(pending.target_id)
+    if obj is not None and obj.held_by not in (None, me):
+        return "changed"  # seen in a partner's hands
+    if obj is not None and obj.room_id is None and obj.held_by is None:
+        return "changed"  # looked where it was and it is gone
+    return None
+
+
+@node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index"),
+      params=AwaitParams)
+def await_answer(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """While a validation question is open: read the answer, wait (bounded), or give up and act.
+
+    A confirmed change discards the target and asks for a new plan; "no" or the deadline passing lets the
+    questioned plan run (handed to `execution.start_plan` as the only option).
+    """
+    notes = reveca_notes(ctx.memory)
+    pending = notes.pending
+    if pending is None:
+        return {"validation": None}
+    obs: Observation = state["observation"]
+    verdict = _answer(ctx.memory, pending, obs.agent_id)
+    running = ctx.memory.plan is not None
+    if verdict == "changed":
+        notes.pending = None
+        notes.discarded[pending.target_id] = obs.step
+        if ctx.tracer is not None:
+            ctx.tracer.event("validation_answer", step=obs.step, target=pending.target_label, verdict=verdict)
+        return {"validation": "changed"}
+    if verdict is None and obs.step < pending.deadline:
+        if ctx.params.while_waiting == "idle" or running:
+            return {"validation": "wait" if not running else None}
+        return {"validation": "resume", "options": [pending.plan], "choice_index": 0}
+    notes.pending = None
+    notes.confirmed[pending.target_id] = obs.step  # answered "no", or silence: do not ask again about it
+    if ctx.tracer is not None:
+        ctx.tracer.event("validation_answer", step=obs.step, target=pending.target_label,
+                         verdict=verdict or "timeout")
+    if running:
+        return {"validation": None}
+    return {"validation": "resume", "options": [pending.plan], "choice_index": 0}
+
+
+@router("route.awaiting", branches=("wait", "resume", "plan", "continue"), reads=("validation",))
+def awaiting(state: dict[str, Any], ctx: NodeContext) -> str:
+    """After `validation.await_answer`: idle, run the questioned plan, plan afresh, or keep the running plan."""
+    verdict = state.get("validation")
+    if verdict in ("wait", "resume"):
+        return verdict
+    if verdict == "changed" or ctx.memory.plan is None:
+        return "plan"
+    return "continue"
