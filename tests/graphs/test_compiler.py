@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+
 from coopgraph.graphs.compiler import NodeContractError, compile_spec
 from coopgraph.graphs.loader import load_spec
 from coopgraph.graphs.mermaid import to_mermaid
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.registry import NODES, ROUTERS, RouterInfo
-
 from coopgraph.testing import ToyWorld, scripted_lm
 
 FIXTURES = Path(__file__).parent / "fixtures"

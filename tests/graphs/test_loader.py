@@ -6,6 +6,7 @@ import time
 from pathlib import Path
 
 import pytest
+
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import pytest
-from coopgraph.nodes.choice_parsing import parse_choice
 
 from coopgraph.llm.constraints import ChoiceConstraint
+from coopgraph.nodes.choice_parsing import parse_choice
 
 pytestmark = pytest.mark.slow
 

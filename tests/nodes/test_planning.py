@@ -6,7 +6,6 @@ from typing import Any
 
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.nodes.context import AgentResources
-
 from coopgraph.testing import scripted_lm
 
 ACTIONS = ["[goexplore] <kitchen> (11)", "[gograb] <apple> (302)", "[send_message]"]

@@ -5,12 +5,12 @@ from __future__ import annotations
 from pathlib import Path
 
 import dspy
+from dspy.teleprompt import BootstrapFewShot
+
 from coopgraph.graphs.compiler import compile_spec, node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.programs import adapter_for, run_program
-from dspy.teleprompt import BootstrapFewShot
-
 from coopgraph.testing import scripted_lm
 
 ACTIONS = ["walk to the kitchen", "grab the apple", "wait"]

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 import pytest
-from coopgraph.prompts import render
-from coopgraph.prompts.render import PromptError, render_messages, template_file
 from jinja2 import UndefinedError
 from jinja2.exceptions import SecurityError
+
+from coopgraph.prompts import render
+from coopgraph.prompts.render import PromptError, render_messages, template_file
 
 
 def test_generic_template_renders_system_then_user() -> None:
