@@ -1,14 +1,18 @@
 """The embedded model as one more OpenAI-compatible endpoint: llama-cpp-python's server on loopback.
 
-Serving it (rather than loading it in-process) gives local, vLLM and OpenAI one transport path,
-lets parallel evaluation workers share one loaded model, and keeps llama.cpp's prompt-prefix
-cache warm across calls. The first process that needs it starts it; children find it through
-COOPGRAPH_LOCAL_URL; it stops when the starting process exits.
+Serving it (rather than loading it in-process) gives local, vLLM and OpenAI one transport path and keeps
+llama.cpp's prompt-prefix cache warm across calls. One server per model profile is shared by every
+coopgraph process on the machine (parallel evaluation workers, a test session and its subprocesses, two
+terminals): it would otherwise be loaded twice and the copies would fight over the same cores. Processes
+take a lease (a file named after their pid); a small supervisor stops the server once no live process has
+held a lease for a while, so nothing is left running after the last user exits, even after `kill -9`.
 """
 
 from __future__ import annotations
 
 import atexit
+import contextlib
+import fcntl
 import json
 import os
 import socket
@@ -22,20 +26,24 @@ from pathlib import Path
 from coopgraph.llm import model_files
 from coopgraph.llm.settings import LLMSettings
 
-URL_ENV = "COOPGRAPH_LOCAL_URL"
-
 
 class ServerError(RuntimeError):
     """The local model server could not be started or did not answer."""
 
 
-def _free_port() -> int:
+def servers_dir() -> Path:
+    path = model_files.cache_dir().parent / "servers"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return sock.getsockname()[1]
 
 
-def _ready(url: str) -> bool:
+def ready(url: str) -> bool:
     try:
         with urllib.request.urlopen(f"{url}/models", timeout=2) as response:
             return response.status == 200 and bool(json.load(response).get("data"))
@@ -43,74 +51,95 @@ def _ready(url: str) -> bool:
         return False
 
 
-class LocalServer:
-    """A llama.cpp server process for one model profile, bound to 127.0.0.1 only."""
+def alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
-    def __init__(self, settings: LLMSettings, log_path: Path | None = None) -> None:
+
+def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[str]:
+    s = settings
+    return [
+        sys.executable, "-m", "llama_cpp.server",
+        "--model", str(model_path), "--model_alias", s.model,
+        "--host", "127.0.0.1", "--port", str(port),
+        "--n_ctx", str(s.n_ctx), "--n_threads", str(s.threads), "--n_threads_batch", str(s.threads),
+        "--n_batch", "512", "--logits_all", "false", "--seed", str(s.seed),
+        "--cache", "true", "--cache_type", "ram", "--cache_size", str(2 << 30),
+        "--verbose", "false",
+    ]
+
+
+class SharedServer:
+    """The machine-wide server of one profile: its state file, lock, leases and supervisor."""
+
+    def __init__(self, settings: LLMSettings) -> None:
         self.settings = settings
-        self.model_path = model_files.require(settings.model)
-        self.port = _free_port()
-        self.url = f"http://127.0.0.1:{self.port}/v1"
-        self.log_path = log_path or model_files.cache_dir().parent / "logs" / f"server-{self.port}.log"
-        self.process: subprocess.Popen[bytes] | None = None
+        self.key = f"{settings.model}-ctx{settings.n_ctx}"
+        root = servers_dir()
+        self.state_file = root / f"{self.key}.json"
+        self.lock_file = root / f"{self.key}.lock"
+        self.leases = root / f"{self.key}.leases"
+        self.leases.mkdir(exist_ok=True)
 
-    def command(self) -> list[str]:
-        s = self.settings
-        return [
-            sys.executable, "-m", "llama_cpp.server",
-            "--model", str(self.model_path), "--model_alias", s.model,
-            "--host", "127.0.0.1", "--port", str(self.port),
-            "--n_ctx", str(s.n_ctx), "--n_threads", str(s.threads), "--n_threads_batch", str(s.threads),
-            "--n_batch", "512", "--logits_all", "false", "--seed", str(s.seed),
-            "--cache", "true", "--cache_type", "ram", "--cache_size", str(2 << 30),
-            "--verbose", "false",
-        ]
+    def _state(self) -> dict | None:
+        try:
+            state = json.loads(self.state_file.read_text())
+        except (OSError, ValueError):
+            return None
+        return state if alive(int(state.get("supervisor", -1))) and ready(state["url"]) else None
 
-    def start(self, timeout_s: float = 120.0) -> str:
-        self.log_path.parent.mkdir(parents=True, exist_ok=True)
+    def lease(self) -> None:
+        lease = self.leases / str(os.getpid())
+        lease.touch()
+        atexit.register(lambda: lease.unlink(missing_ok=True))
+
+    def url(self, timeout_s: float = 180.0) -> str:
+        """Reuse the running server or start one (under a lock, so two processes never both start one)."""
+        self.lease()
+        with self.lock_file.open("w") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            state = self._state()
+            if state is not None:
+                return state["url"]
+            return self._start(timeout_s)
+
+    def _start(self, timeout_s: float) -> str:
+        model_path = model_files.require(self.settings.model)
+        port = free_port()
+        url = f"http://127.0.0.1:{port}/v1"
+        log = servers_dir() / f"{self.key}.log"
         env = {**os.environ, "HF_HUB_OFFLINE": "1"}
-        log = self.log_path.open("wb")
-        self.process = subprocess.Popen(self.command(), stdout=log, stderr=subprocess.STDOUT, env=env)
-        atexit.register(self.stop)
+        command = [sys.executable, "-m", "coopgraph.llm.supervisor", str(self.leases), str(self.state_file),
+                   url, *server_command(self.settings, model_path, port)]
+        with log.open("ab") as out:
+            supervisor = subprocess.Popen(command, stdout=out, stderr=subprocess.STDOUT, env=env,
+                                          start_new_session=True)
         deadline = time.monotonic() + timeout_s
         while time.monotonic() < deadline:
-            if self.process.poll() is not None:
-                tail = self.log_path.read_text(errors="replace")[-2000:]
-                raise ServerError(f"local model server exited with {self.process.returncode}:\n{tail}")
-            if _ready(self.url):
-                return self.url
+            if supervisor.poll() is not None:
+                tail = log.read_text(errors="replace")[-2000:]
+                raise ServerError(f"local model server exited with {supervisor.returncode}:\n{tail}")
+            if ready(url):
+                self.state_file.write_text(json.dumps({"url": url, "supervisor": supervisor.pid, "port": port}))
+                return url
             time.sleep(0.25)
-        self.stop()
-        raise ServerError(f"local model server did not answer within {timeout_s:.0f} s (log: {self.log_path})")
+        supervisor.terminate()
+        raise ServerError(f"local model server did not answer within {timeout_s:.0f} s (log: {log})")
 
     def stop(self) -> None:
-        if self.process is not None and self.process.poll() is None:
-            self.process.terminate()
-            try:
-                self.process.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.process.kill()
-        self.process = None
-
-
-_servers: dict[str, LocalServer] = {}
+        """Stop the server now, whoever else holds a lease (used by `coopgraph model stop`)."""
+        state = self._state()
+        if state is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(int(state["supervisor"]), 15)
+        self.state_file.unlink(missing_ok=True)
 
 
 def local_url(settings: LLMSettings) -> str:
-    """URL of a running server for this profile: inherited from a parent, or started here once."""
-    inherited = os.environ.get(f"{URL_ENV}_{settings.model.upper().replace('-', '_')}")
-    if inherited and _ready(inherited):
-        return inherited
-    server = _servers.get(settings.model)
-    if server is None or server.process is None or server.process.poll() is not None:
-        server = LocalServer(settings)
-        server.start()
-        _servers[settings.model] = server
-        os.environ[f"{URL_ENV}_{settings.model.upper().replace('-', '_')}"] = server.url
-    return server.url
-
-
-def stop_all() -> None:
-    for server in _servers.values():
-        server.stop()
-    _servers.clear()
+    """URL of the shared server for this profile, started on first use."""
+    return SharedServer(settings).url()

@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import argparse
 import json
+import subprocess
 import time
 import uuid
 
+from coopgraph.llm import model_files
 from coopgraph.llm.client import CoopLM
 from coopgraph.llm.constraints import ChoiceConstraint
 from coopgraph.llm.factory import apply_offline_env, chat_model_for
-from coopgraph.llm.server import LocalServer
+from coopgraph.llm.server import free_port, ready, server_command
 from coopgraph.llm.settings import parse_setting
 
 HOUSE = (
@@ -36,9 +38,14 @@ def main() -> None:
     args = parser.parse_args()
     apply_offline_env()
 
-    server = LocalServer(parse_setting(args.profile))
-    started = time.perf_counter()
-    url = server.start()
+    settings = parse_setting(args.profile)
+    port = free_port()
+    url = f"http://127.0.0.1:{port}/v1"
+    started = time.perf_counter()  # a private server, so the load is measured cold and nothing shares it
+    server = subprocess.Popen(server_command(settings, model_files.require(args.profile), port),
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    while not ready(url):
+        time.sleep(0.05)
     load_s = time.perf_counter() - started
     lm = _lm(url, args.profile)
     try:
@@ -56,7 +63,8 @@ def main() -> None:
         choice_cold = lm.complete_chat([{"role": "user", "content": question}], constraint=constraint, max_tokens=8)
         choice_warm = lm.complete_chat([{"role": "user", "content": question}], constraint=constraint, max_tokens=8)
     finally:
-        server.stop()
+        server.terminate()
+        server.wait()
 
     figures = {
         "profile": args.profile,

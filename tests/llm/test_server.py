@@ -1,0 +1,38 @@
+"""The shared local server: one per profile for every process, leases cleaned, stopped when idle."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from coopgraph.llm import server as server_module
+from coopgraph.llm.settings import parse_setting
+from coopgraph.llm.supervisor import live_leases
+
+
+def test_leases_of_dead_processes_are_dropped(tmp_path: Path) -> None:
+    dead = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    (tmp_path / dead.stdout.strip()).touch()
+    (tmp_path / str(os.getpid())).touch()
+    assert live_leases(tmp_path) == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == [str(os.getpid())]
+
+
+def test_command_binds_loopback_only_and_skips_full_logits() -> None:
+    command = server_module.server_command(parse_setting("local"), Path("/m.gguf"), 1234)
+    assert command[command.index("--host") + 1] == "127.0.0.1"
+    assert command[command.index("--logits_all") + 1] == "false"
+
+
+@pytest.mark.slow
+def test_two_processes_share_one_server(local_lm) -> None:
+    local_lm.complete_chat([{"role": "user", "content": "Say yes."}], max_tokens=2)
+    here = server_module.local_url(parse_setting("local"))
+    code = "from coopgraph.llm.server import local_url; from coopgraph.llm.settings import parse_setting; " \
+           "print(local_url(parse_setting('local')))"
+    other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    assert other.stdout.strip() == here
