@@ -113,12 +113,32 @@ def run(
 @app.command("demo")
 def demo(
     llm: str = typer.Option("local", help="LLM setting: local, local-tiny, openai:MODEL, vllm:MODEL"),
-    max_steps: int = typer.Option(6, help="decisions before giving up"),
+    episode: str = typer.Option("test/8", help="C-WAH episode (test/8 is a short one: MHP+MHP needs 24 steps)"),
+    team: str = typer.Option("coela,coela", help="the team to watch"),
+    max_steps: int = typer.Option(80, help="step budget, chosen so the demo ends in about 10 minutes on 2 cores"),
     out: Path = typer.Option(Path("runs/demo"), help="folder for the trace"),
-    spec: str = typer.Option("describe_choose", help="graph spec to run"),
+    toy: bool = typer.Option(False, "--toy", help="instead, run the two-node describe/choose graph on the toy world"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Run a small graph on the toy world with the embedded model and print what it chose."""
+    """Watch two CoELA agents cooperate on a C-WAH household task with the embedded model."""
+    from coopgraph.evals.teams import parse_team
+
+    if toy:
+        _toy_demo(llm, out, as_json)
+        return
+    if not as_json:
+        console.print(f"[bold]coopgraph demo[/bold]: [cyan]{team}[/cyan] on C-WAH episode {episode}, "
+                      f"LLM [cyan]{llm}[/cyan], step budget {max_steps} (so it ends in about 10 minutes on 2 "
+                      "cores). Starting the model server…", highlight=False)
+    payload = _run_live("cwah", {}, episode, parse_team(team), llm, max_steps, out, live=not as_json, seed=0)
+    if as_json:
+        emit_json(payload)
+    else:
+        _print_result(payload)
+
+
+def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose", max_steps: int = 6) -> None:
+    """The smallest end-to-end path: YAML -> LangGraph -> embedded model -> trace, on the toy world."""
     from coopgraph.graphs.compiler import compile_spec
     from coopgraph.llm.factory import make_lm
     from coopgraph.manifest import manifest
