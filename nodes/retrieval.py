@@ -15,6 +15,7 @@ class RetrieveParams(BaseModel):
 
     recall_k: int = Field(default=0, ge=0, le=20, description="vector-store memories recalled for the goal")
     forget_belief: bool = Field(default=False, description="ablation: rebuild the belief from this step only")
+    all_objects: bool = Field(default=False, description="list every object seen, not only goal-related ones")
 
 
 @node("memory.retrieve", reads=("observation",), writes=("facts",), params=RetrieveParams)
@@ -30,7 +31,7 @@ def retrieve(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         "agent_name": obs.agent_name,
         "partner_names": [p.capitalize() for p in partners],
         "goal": obs.goal_text,
-        "progress": memory.semantic.progress_text(),
+        "progress": memory.semantic.progress_text(include_all=ctx.params.all_objects),
         "dialogue": memory.episodic.dialogue_text(),
         "previous_actions": memory.episodic.actions_text(),
         "step": obs.step,

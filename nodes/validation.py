@@ -204,6 +204,15 @@ def _answer(memory: Any, pending: PendingQuestion, me: str) -> str | None:
     return None
 
 
+def _drop_plan(ctx: NodeContext, step: int) -> None:
+    plan = ctx.memory.plan
+    ctx.memory.episodic.add_action(plan.text, step, "interrupted")
+    ctx.memory.plan = None
+    if ctx.tracer is not None:
+        ctx.tracer.event("plan_end", step=step, plan=plan.text, status="interrupted",
+                         reason="a partner confirmed it changed the target")
+
+
 @node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index"),
       params=AwaitParams)
 def await_answer(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
@@ -224,6 +233,8 @@ def await_answer(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         notes.discarded[pending.target_id] = obs.step
         if ctx.tracer is not None:
             ctx.tracer.event("validation_answer", step=obs.step, target=pending.target_label, verdict=verdict)
+        if running and ctx.memory.plan.target_id == pending.target_id:  # proceeding while waiting: discard it
+            _drop_plan(ctx, obs.step)
         return {"validation": "changed"}
     if verdict is None and obs.step < pending.deadline:
         if ctx.params.while_waiting == "idle" or running:

@@ -39,7 +39,7 @@ class ChoiceConstraint:
 
     def instructions(self) -> str:
         """The closing lines every choice prompt ends with, so the format is stated once."""
-        target = "the letter of one action" if self.answer_format == "letter" else "one action copied exactly"
+        target = "the letter of one option" if self.answer_format == "letter" else "one option copied exactly"
         if self.reasoning_chars > 0:
             return (
                 "Think in one short line, then answer.\n"

@@ -287,8 +287,12 @@ class Belief:
         return all(self.remaining(p) == 0 for p in self.goal)
 
     # ----------------------------------------------------------------- text
-    def progress_text(self) -> str:
-        """A prompt-ready summary of hands, room, findings, partners and unexplored rooms."""
+    def progress_text(self, include_all: bool = False) -> str:
+        """A prompt-ready summary of hands, room, findings, partners and unexplored rooms.
+
+        By default only what can matter for the goal is listed; `include_all` lists every item seen, as
+        CoELA's prompts did, so irrelevant (e.g. Noisy-C-WAH dummy) objects reach the prompt too.
+        """
 
         def names(ids: list[int]) -> str:
             return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"
@@ -303,7 +307,7 @@ class Belief:
                 for o in here
                 if o.kind == "surface"
                 or self.predicate_for(o) is not None
-                or (o.kind == "item" and o.name in self.goal_classes)
+                or (o.kind == "item" and (include_all or o.name in self.goal_classes))
             ]
             unchecked = [
                 o.label for o in here if o.kind == "container" and o.id not in self.checked_containers

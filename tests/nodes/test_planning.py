@@ -71,4 +71,4 @@ def test_the_choice_prompt_lists_every_option_with_a_letter(tracer) -> None:
     prompt = lm.chat_model.calls[-1][0][-1].content
     for letter, action in zip("ABC", ACTIONS, strict=True):
         assert f"{letter}. {action}" in prompt
-    assert prompt.rstrip().endswith("Answer: <the letter of one action>")
+    assert prompt.rstrip().endswith("Answer: <the letter of one option>")
