@@ -55,7 +55,6 @@ class LoadedSpec:
     spec: GraphSpec
     path: Path
     marks: dict[tuple, tuple[str, Mark]]
-    chain: list[Path]
 
     def where(self, path: tuple) -> tuple[str, Mark | None]:
         return _where(self.marks, path, self.path)
@@ -170,7 +169,7 @@ def load_spec(ref: str | Path, *, check: bool = True) -> LoadedSpec:
             errors.append(SpecError("E201", f"{field}: {err['msg']}", file,
                                     mark.line if mark else None, mark.column if mark else None))
         raise SpecInvalid(errors) from None
-    loaded = LoadedSpec(spec, path, marks, [path])
+    loaded = LoadedSpec(spec, path, marks)
     if check:
         from coopgraph.graphs.checks import check_spec
 
