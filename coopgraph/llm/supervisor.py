@@ -6,6 +6,8 @@ Usage (by coopgraph.llm.server only): `python -m coopgraph.llm.supervisor LEASES
 from __future__ import annotations
 
 import contextlib
+import json
+import os
 import signal
 import subprocess
 import sys
@@ -28,6 +30,16 @@ def live_leases(folder: Path) -> int:
     return count
 
 
+def forget(state_file: Path) -> None:
+    """Remove the state file only if it still describes this supervisor's server."""
+    try:
+        mine = json.loads(state_file.read_text()).get("supervisor") == os.getpid()
+    except (OSError, ValueError):
+        return
+    if mine:
+        state_file.unlink(missing_ok=True)
+
+
 def main() -> int:
     leases, state_file, _url, *command = sys.argv[1:]
     server = subprocess.Popen(command)
@@ -38,7 +50,7 @@ def main() -> int:
             server.wait(timeout=10)
         if server.poll() is None:
             server.kill()
-        Path(state_file).unlink(missing_ok=True)
+        forget(Path(state_file))
         sys.exit(0)
 
     signal.signal(signal.SIGTERM, stop)
@@ -51,7 +63,7 @@ def main() -> int:
             idle_since = time.monotonic()
         elif time.monotonic() - idle_since > IDLE_GRACE_S:
             stop()
-    Path(state_file).unlink(missing_ok=True)
+    forget(Path(state_file))
     return server.returncode or 0
 
 
