@@ -100,7 +100,7 @@ class SharedServer:
         lease.touch()
         atexit.register(lambda: lease.unlink(missing_ok=True))
 
-    def url(self, timeout_s: float = 180.0) -> str:
+    def url(self, timeout_s: float = 300.0) -> str:
         """Reuse the running server or start one (under a lock, so two processes never both start one)."""
         self.lease()
         with self.lock_file.open("w") as lock:
