@@ -12,9 +12,10 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from coopgraph.envs.protocol import Message, PrimitiveAction, TeamMember
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
+
+from coopgraph.envs.protocol import Message, PrimitiveAction, TeamMember
 
 IDLE = PrimitiveAction(kind="wait")
 
@@ -93,6 +94,7 @@ def run_episode(
             team=[m.name for m in team],
             max_steps=horizon,
             goal=getattr(next(iter(observations.values()), None), "goal_text", None),
+            **({"layout": env.layout()} if callable(getattr(env, "layout", None)) else {}),
         )
     messages: list[Message] = []
     idle_until = dict.fromkeys(agents, 0)

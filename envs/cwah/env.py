@@ -199,6 +199,10 @@ class CWAHEnv(ParallelEnv):
             "oracle_episode": self.episode,
         }
 
+    def layout(self) -> dict[str, Any]:
+        """The house for the trace viewer: room rectangles, doors, objects and agents where they start."""
+        return self.episode.model_dump(mode="json", include={"rooms", "doors", "objects", "agent_starts"})
+
     def message_extra_steps(self, text: str) -> int:
         """Steps a message costs beyond the send action itself: none in C-WAH (sending is the step)."""
         return 0

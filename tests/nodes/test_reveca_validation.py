@@ -165,7 +165,7 @@ def test_a_denial_runs_the_questioned_plan_without_planning_again() -> None:
 def _with_params(agent: GraphAgent, node_id: str, **params: Any) -> None:
     spec = agent.loaded.spec.model_copy(deep=True)
     spec.nodes[node_id].params = {**spec.nodes[node_id].params, **params}
-    agent.graph = compile_spec(LoadedSpec(spec, agent.loaded.path, agent.loaded.marks, agent.loaded.chain))
+    agent.graph = compile_spec(LoadedSpec(spec, agent.loaded.path, agent.loaded.marks))
 
 
 @pytest.mark.parametrize("wait_steps", [0, 2, 4])

@@ -1,0 +1,152 @@
+"""Team-level metrics from stored episode rows, defined as the papers define them.
+
+- success rate and average steps L (CoELA section 5.1; REVECA's SS is the same count of steps);
+- Efficiency Improvement EI = ΔM / M0 with M the steps, ΔM the reference team's steps minus this team's,
+  and M0 the larger of the two (CoELA 5.1), computed per episode and averaged over episodes both teams ran;
+- TD = travel distance per agent (m), CS = messages sent, CC = characters per message (REVECA section 5.2);
+- cost: LLM calls, prompt / completion tokens, prompt tokens per decision, invalid answers, wall time;
+- steps / oracle bound: how far a team is from the admissible lower bound of envs/baselines/oracle.py.
+
+Spread: with several seeds × repeats, the std of the per-replicate means; with one, the min–max over episodes.
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+# metric key → what it means (keys are row fields, except the two derived ones)
+METRICS: dict[str, str] = {
+    "success": "success rate",
+    "steps": "average steps L / SS",
+    "travel_distance_per_agent": "TD (m per agent)",
+    "travel_distance": "travel distance, all agents (m)",
+    "communication_steps": "CS (messages)",
+    "characters_sent": "characters sent",
+    "characters_per_message": "CC (characters per message)",
+    "subgoals_done": "subgoals done",
+    "invalid_actions": "invalid actions",
+    "llm_calls": "LLM calls",
+    "prompt_tokens": "prompt tokens",
+    "completion_tokens": "completion tokens",
+    "decisions": "decisions",
+    "prompt_tokens_per_decision": "prompt tokens per decision",
+    "invalid_answers": "invalid answers",
+    "wall_time_s": "wall time (s)",
+    "oracle_bound": "oracle bound (steps)",
+    "steps_over_bound": "steps / oracle bound",
+}
+
+
+def row_value(row: dict[str, Any], key: str) -> float | None:
+    """One metric of one episode row, including the derived ones."""
+    if key == "prompt_tokens_per_decision":
+        decisions = row.get("decisions") or row.get("llm_calls") or 0
+        return (row.get("prompt_tokens") or 0) / decisions if decisions else None
+    if key == "steps_over_bound":
+        bound = row.get("oracle_bound")
+        return row["steps"] / bound if bound else None
+    value = row.get(key)
+    if value is None and isinstance(row.get("metrics"), dict):
+        value = row["metrics"].get(key)
+    return None if value is None else float(value)
+
+
+def mean(values: Iterable[float | None]) -> float | None:
+    present = [v for v in values if v is not None]
+    return sum(present) / len(present) if present else None
+
+
+@dataclass
+class Stat:
+    """A mean with its spread: `std` over replicates when there are several, else `low`–`high` over episodes."""
+
+    mean: float | None
+    std: float | None = None
+    low: float | None = None
+    high: float | None = None
+    n: int = 0
+
+    def as_dict(self) -> dict[str, float | int | None]:
+        return {"mean": self.mean, "std": self.std, "min": self.low, "max": self.high, "n": self.n}
+
+
+def replicate(row: dict[str, Any]) -> tuple[int, int]:
+    return (int(row["seed"]), int(row["repeat"]))
+
+
+def stat(rows: list[dict[str, Any]], key: str) -> Stat:
+    values = [(replicate(r), row_value(r, key)) for r in rows]
+    present = [v for _, v in values if v is not None]
+    if not present:
+        return Stat(None, n=0)
+    groups: dict[tuple[int, int], list[float]] = {}
+    for rep, v in values:
+        if v is not None:
+            groups.setdefault(rep, []).append(v)
+    overall = sum(present) / len(present)
+    if len(groups) > 1:
+        means = [sum(g) / len(g) for g in groups.values()]
+        return Stat(overall, std=statistics.stdev(means), low=min(means), high=max(means), n=len(present))
+    return Stat(overall, low=min(present), high=max(present), n=len(present))
+
+
+def steps_by_episode(rows: list[dict[str, Any]]) -> dict[str, float]:
+    """Mean steps per episode over its seeds and repeats."""
+    per: dict[str, list[float]] = {}
+    for row in rows:
+        per.setdefault(row["episode"], []).append(float(row["steps"]))
+    return {episode: sum(v) / len(v) for episode, v in per.items()}
+
+
+def efficiency_improvement(team_rows: list[dict[str, Any]], reference_rows: list[dict[str, Any]]) -> float | None:
+    """CoELA's EI of a team against the reference (single-agent) team, averaged over shared episodes."""
+    team, reference = steps_by_episode(team_rows), steps_by_episode(reference_rows)
+    shared = sorted(set(team) & set(reference))
+    gains = []
+    for episode in shared:
+        m0 = max(team[episode], reference[episode])
+        gains.append((reference[episode] - team[episode]) / m0 if m0 else 0.0)
+    return sum(gains) / len(gains) if gains else None
+
+
+@dataclass
+class TeamSummary:
+    """Everything the tables need about one team of one suite."""
+
+    suite: str
+    team: str
+    members: list[str]
+    episodes: int
+    errors: int
+    stats: dict[str, Stat] = field(default_factory=dict)
+    ei: float | None = None
+
+    def mean_of(self, key: str) -> float | None:
+        s = self.stats.get(key)
+        return s.mean if s else None
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"suite": self.suite, "team": self.team, "members": self.members, "episodes": self.episodes,
+                "errors": self.errors, "ei": self.ei,
+                "metrics": {k: s.mean for k, s in self.stats.items()},
+                "spread": {k: s.as_dict() for k, s in self.stats.items()}}
+
+
+def summarize(suite: str, team: str, rows: list[dict[str, Any]], errors: int = 0,
+              reference_rows: list[dict[str, Any]] | None = None) -> TeamSummary:
+    members = rows[0]["members"] if rows else []
+    summary = TeamSummary(suite=suite, team=team, members=members, episodes=len(rows), errors=errors)
+    summary.stats = {key: stat(rows, key) for key in METRICS}
+    if reference_rows is not None and rows:
+        summary.ei = efficiency_improvement(rows, reference_rows)
+    return summary
+
+
+def dummy_objects(row: dict[str, Any]) -> int:
+    """Noisy-C-WAH's number of dummy objects for a row (cwah-noisy defaults to 10)."""
+    options = row.get("env_options") or {}
+    default = 10 if row.get("env") == "cwah-noisy" else 0
+    return int(options.get("noise", default))

@@ -1,0 +1,158 @@
+"""Runs suite jobs: inline, in worker processes, or (evals/ray_backend.py) as Ray tasks.
+
+The parent is the only process that writes the store: each finished job is recorded the moment it
+arrives, so an interruption loses at most the jobs that were still running. Workers watch their parent
+and exit when it dies, so a `kill -9` of `coopgraph eval` leaves no orphans that keep burning the LLM.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import threading
+from collections.abc import Callable
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import dataclass, field
+from multiprocessing.connection import Connection
+from typing import Any
+
+from coopgraph.evals.job_run import error_row, run_job
+from coopgraph.evals.store import ResultStore
+from coopgraph.evals.suite import Job
+
+OnResult = Callable[[Job, dict[str, Any]], None]
+
+
+@dataclass
+class RunSummary:
+    """What a call to `run_jobs` did."""
+
+    total: int = 0
+    skipped: int = 0  # already in the store
+    done: int = 0
+    errors: int = 0
+    interrupted: bool = False
+    error_messages: list[str] = field(default_factory=list)
+
+
+def pending_jobs(jobs: list[Job], store: ResultStore) -> tuple[list[Job], int]:
+    """Jobs not yet finished in the store, and how many were skipped."""
+    done = store.done_keys()
+    todo = [job for job in jobs if job.key not in done]
+    return todo, len(jobs) - len(todo)
+
+
+def start_shared_llm_servers(jobs: list[Job]) -> list[str]:
+    """Start the embedded model server here, before workers exist, so they all inherit its URL."""
+    from coopgraph.llm.settings import parse_setting
+
+    started = []
+    for setting in sorted({s for job in jobs for s in job.llms if s}):
+        settings = parse_setting(setting)
+        if settings.kind == "local":
+            from coopgraph.llm.server import local_url
+
+            local_url(settings)
+            started.append(setting)
+    return started
+
+
+# Imported once by the fork server, so each worker starts warm instead of importing LangChain/DSPy again.
+PRELOAD = ["coopgraph.cli", "coopgraph.evals.job_run", "coopgraph.evals.episode_run", "coopgraph.evals.teams",
+           "coopgraph.llm.factory"]
+
+
+def worker_context() -> multiprocessing.context.BaseContext:
+    """`forkserver` where there is one (Linux: workers fork from a clean, pre-imported server), else `spawn`."""
+    if "forkserver" in multiprocessing.get_all_start_methods():
+        context = multiprocessing.get_context("forkserver")
+        context.set_forkserver_preload(PRELOAD)
+        return context
+    return multiprocessing.get_context("spawn")
+
+
+def _watch_parent(parent_alive: Connection) -> None:
+    """Worker initializer: exit as soon as `coopgraph eval` is gone (e.g. `kill -9`). Only the parent holds the
+    other end of `parent_alive`, so reading it ends with EOF exactly when the parent dies, whoever forked us."""
+    from coopgraph.llm.factory import apply_offline_env
+
+    apply_offline_env()
+
+    def watch() -> None:
+        while True:
+            try:
+                parent_alive.recv()
+            except (EOFError, OSError):
+                os._exit(1)
+
+    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
+
+
+def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any], on_result: OnResult | None):
+    store.record(row)
+    if row.get("status") == "done":
+        summary.done += 1
+    else:
+        summary.errors += 1
+        summary.error_messages.append(f"{job.team} {job.episode} seed {job.seed}: {str(row.get('error'))[:300]}")
+    if on_result is not None:
+        on_result(job, row)
+
+
+def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: str = "local",
+             on_result: OnResult | None = None, on_start: Callable[[int], None] | None = None) -> RunSummary:
+    """Run what the store does not have yet; `on_start(n)` is told how many will run."""
+    todo, skipped = pending_jobs(jobs, store)
+    summary = RunSummary(total=len(jobs), skipped=skipped)
+    if on_start is not None:
+        on_start(len(todo))
+    if not todo:
+        return summary
+    try:
+        if backend == "ray":
+            from coopgraph.evals.ray_backend import run_on_ray
+
+            start_shared_llm_servers(todo)
+            run_on_ray(todo, lambda job, row: _record(store, summary, job, row, on_result))
+        elif workers <= 1:
+            for job in todo:
+                _record(store, summary, job, run_job(job.model_dump()), on_result)
+        else:
+            start_shared_llm_servers(todo)
+            _run_pool(todo, workers, lambda job, row: _record(store, summary, job, row, on_result))
+    except KeyboardInterrupt:
+        summary.interrupted = True
+    return summary
+
+
+def _run_pool(todo: list[Job], workers: int, record: OnResult) -> None:
+    context = worker_context()
+    parent_alive, held_by_parent = context.Pipe(duplex=False)
+    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent,
+                               initargs=(parent_alive,))
+    futures: dict[Future[dict[str, Any]], Job] = {}
+    queue = list(reversed(todo))
+    try:
+        # Keep only a few jobs queued ahead of the workers, so an interrupt leaves little half-started.
+        while queue or futures:
+            while queue and len(futures) < workers * 2:
+                job = queue.pop()
+                futures[pool.submit(run_job, job.model_dump())] = job
+            finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+            for future in finished:
+                job = futures.pop(future)
+                try:
+                    row = future.result()
+                except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory)
+                    row = error_row(job, f"worker failed: {type(exc).__name__}: {exc}")
+                record(job, row)
+        pool.shutdown(wait=True)
+    except BaseException:  # Ctrl-C or a failing store: stop the workers rather than let them run on
+        processes = list((getattr(pool, "_processes", None) or {}).values())
+        pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.terminate()
+        raise
+    finally:
+        held_by_parent.close()  # any worker still alive now reads EOF and leaves
+        parent_alive.close()

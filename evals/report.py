@@ -1,0 +1,240 @@
+"""`coopgraph report DIR`: the papers' tables and plots from a result store.
+
+Per suite: an efficiency table shaped like CoELA table 2 (team → average steps and EI), a REVECA tables
+1/3/4 shape (SS, TD, CS, CC, success), a CaPo table 3 shape for ablation suites, and a cost table. The
+numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coopgraph.evals.metrics import TeamSummary, summarize
+from coopgraph.evals.store import existing_store
+from coopgraph.evals.suite import Reference, Suite, SuiteInvalid, parse_suite
+from coopgraph.evals.tables import Column, Table
+
+LEGEND = (
+    "Ours: mean over the stored episode runs; `± x` is the std over seeds × repeats, `[a–b]` the range over "
+    "episodes when there is one replicate. Columns headed *paper* are numbers the papers report (their "
+    "simulator, LLMs and episodes), shown for orientation only — they are not our results."
+)
+
+
+@dataclass
+class SuiteResults:
+    """The current rows of one suite, grouped by team in the suite's order."""
+
+    name: str
+    suite: Suite | None
+    teams: dict[str, list[dict[str, Any]]]
+    errors: dict[str, int]
+    stale: int = 0
+    summaries: dict[str, TeamSummary] = field(default_factory=dict)
+
+    def references(self, team: str) -> list[Reference]:
+        if self.suite is None:
+            return []
+        return next((t.references for t in self.suite.teams if t.label == team), [])
+
+    def description(self, team: str) -> str:
+        if self.suite is None:
+            return ""
+        return next((t.description for t in self.suite.teams if t.label == team), "")
+
+
+def _current(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+    """Rows of the team's latest configuration (the config hash of its most recently finished run)."""
+    if not rows:
+        return [], 0
+    latest = max(rows, key=lambda r: r.get("finished_at") or 0)["config_hash"]
+    keep = [r for r in rows if r["config_hash"] == latest]
+    return keep, len(rows) - len(keep)
+
+
+def collect(folder: str | Path) -> list[SuiteResults]:
+    with existing_store(folder) as store:
+        rows = store.rows(status=None)
+        texts = store.suite_texts()
+    names = list(dict.fromkeys([*texts, *(r["suite"] for r in rows)]))
+    results = []
+    for name in names:
+        suite = None
+        if name in texts:
+            try:
+                suite = parse_suite(texts[name], f"{name} (stored copy)")
+            except SuiteInvalid:
+                suite = None
+        suite_rows = [r for r in rows if r["suite"] == name]
+        order = [t.label for t in suite.teams] if suite else []
+        order += [r["team"] for r in suite_rows if r["team"] not in order]
+        teams: dict[str, list[dict[str, Any]]] = {}
+        errors: dict[str, int] = {}
+        stale = 0
+        for label in order:
+            done = [r for r in suite_rows if r["team"] == label and r["status"] == "done"]
+            current, dropped = _current(done)
+            stale += dropped
+            hashes = {r["config_hash"] for r in current}
+            failed = [r for r in suite_rows if r["team"] == label and r["status"] != "done"
+                      and (not hashes or r["config_hash"] in hashes)]
+            if current or failed:
+                teams[label], errors[label] = current, len(failed)
+        result = SuiteResults(name, suite, teams, errors, stale)
+        reference = suite.reference_team() if suite else None
+        for label, team_rows in teams.items():
+            ref_rows = teams.get(reference) if reference and label != reference else None
+            result.summaries[label] = summarize(name, label, team_rows, errors[label], ref_rows)
+        results.append(result)
+    return results
+
+
+def _paper_cell(refs: list[Reference], fields: tuple[str, ...], many_sources: bool) -> str | None:
+    cells = []
+    for ref in refs:
+        present = [f for f in fields if getattr(ref, f) is not None]
+        if not present:
+            continue
+        text = " / ".join(_ref_value(ref, f) for f in present)
+        if "steps" in present and ref.ei is not None and "ei" not in present:
+            text += f" (↑{ref.ei * 100:.0f}%)"
+        if ref.note:
+            text += f" — {ref.note}"
+        cells.append(f"{ref.source}: {text}" if many_sources else text)
+    return "; ".join(cells) or None
+
+
+def _ref_value(ref: Reference, name: str) -> str:
+    value = getattr(ref, name)
+    if name in ("ei", "success"):
+        return f"{name.upper()} {value * 100:.0f}%"
+    if name == "tr":
+        return f"TR {value:g}%"
+    return f"{value:g}" if name in ("steps",) else f"{name.upper()} {value:g}"
+
+
+def _paper_column(results: SuiteResults, fields: tuple[str, ...], label: str) -> tuple[Column | None, dict[str, Any]]:
+    sources = {ref.source for team in results.teams for ref in results.references(team)
+               if any(getattr(ref, f) is not None for f in fields)}
+    if not sources:
+        return None, {}
+    many = len(sources) > 1
+    title = f"paper{label} ({', '.join(sorted(sources))})" if not many else f"paper{label}"
+    cells = {team: _paper_cell(results.references(team), fields, many) for team in results.teams}
+    return Column("paper", title, "text"), cells
+
+
+def efficiency_table(results: SuiteResults) -> Table:
+    reference = results.suite.reference_team() if results.suite else None
+    columns = [Column("team", "Team", "text"), Column("episodes", "Episodes", "num", 0),
+               Column("success", "Success", "stat_pct"), Column("steps", "Average steps L", "stat"),
+               Column("ei", f"EI vs {reference or '–'}", "signed_pct"),
+               Column("steps_over_bound", "Steps / oracle bound", "stat", 2)]
+    paper, cells = _paper_column(results, ("steps",), "")
+    rows = []
+    for team, s in results.summaries.items():
+        rows.append({"team": team, "episodes": s.episodes, "success": s.stats["success"], "steps": s.stats["steps"],
+                     "ei": s.ei, "steps_over_bound": s.stats["steps_over_bound"], "paper": cells.get(team)})
+    title = f"{results.name}: average steps (Efficiency Improvement) — CoELA table 2 layout"
+    return Table("efficiency", title, columns + ([paper] if paper else []), rows,
+                 LEGEND + " EI = (M_ref − M) / max(M_ref, M) per episode, averaged (CoELA §5.1).")
+
+
+def reveca_table(results: SuiteResults) -> Table:
+    columns = [Column("team", "Team", "text"), Column("ss", "SS ↓", "stat"), Column("td", "TD (m) ↓", "stat"),
+               Column("cs", "CS ↓", "stat"), Column("cc", "CC ↓", "stat"), Column("success", "Success ↑", "stat_pct")]
+    paper, cells = _paper_column(results, ("ss", "td", "cs", "cc"), " SS / TD / CS / CC")
+    rows = []
+    for team, s in results.summaries.items():
+        rows.append({"team": team, "ss": s.stats["steps"], "td": s.stats["travel_distance_per_agent"],
+                     "cs": s.stats["communication_steps"], "cc": s.stats["characters_per_message"],
+                     "success": s.stats["success"], "paper": cells.get(team)})
+    title = f"{results.name}: SS, TD, CS, CC — REVECA tables 1/3/4 layout"
+    legend = LEGEND + (" SS = steps, TD = travel distance per agent, CS = messages sent, CC = characters per "
+                       "message (REVECA §5.2).")
+    return Table("reveca", title, columns + ([paper] if paper else []), rows, legend)
+
+
+def ablation_table(results: SuiteResults) -> Table:
+    reference = results.suite.reference_team() if results.suite else None
+    ref_steps = results.summaries[reference].mean_of("steps") if reference in results.summaries else None
+    columns = [Column("team", "Variant", "text"), Column("description", "What changes", "text"),
+               Column("success", "Success", "stat_pct"), Column("steps", "Average steps", "stat"),
+               Column("delta", f"Δ steps vs {reference or '–'}", "num"), Column("cs", "CS", "stat"),
+               Column("prompt_tokens", "Prompt tokens", "stat", 0)]
+    paper, cells = _paper_column(results, ("steps", "ss", "tr", "success"), "")
+    rows = []
+    for team, s in results.summaries.items():
+        steps = s.mean_of("steps")
+        delta = None if steps is None or ref_steps is None else steps - ref_steps
+        rows.append({"team": team, "description": results.description(team), "success": s.stats["success"],
+                     "steps": s.stats["steps"], "delta": delta,
+                     "cs": s.stats["communication_steps"], "prompt_tokens": s.stats["prompt_tokens"],
+                     "paper": cells.get(team)})
+    title = f"{results.name}: ablations — CaPo table 3 layout"
+    legend = LEGEND + " CaPo's table 3 reports TDW-MAT transport rates (TR); our variants run on C-WAH."
+    return Table("ablation", title, columns + ([paper] if paper else []), rows, legend)
+
+
+def cost_table(results: SuiteResults) -> Table:
+    columns = [Column("team", "Team", "text"), Column("llm_calls", "LLM calls", "stat"),
+               Column("prompt_tokens", "Prompt tokens", "stat", 0),
+               Column("completion_tokens", "Completion tokens", "stat", 0),
+               Column("per_decision", "Prompt tokens / decision", "stat", 0),
+               Column("invalid_answers", "Invalid answers", "stat"), Column("wall", "Wall time (s)", "stat", 2),
+               Column("errors", "Failed runs", "num", 0)]
+    rows = []
+    for team, s in results.summaries.items():
+        rows.append({"team": team, "llm_calls": s.stats["llm_calls"], "prompt_tokens": s.stats["prompt_tokens"],
+                     "completion_tokens": s.stats["completion_tokens"],
+                     "per_decision": s.stats["prompt_tokens_per_decision"],
+                     "invalid_answers": s.stats["invalid_answers"], "wall": s.stats["wall_time_s"], "errors": s.errors})
+    return Table("cost", f"{results.name}: cost per episode", columns, rows,
+                 "Per episode, all agents together. A decision is one high-level plan chosen (a `plan` event).")
+
+
+def suite_tables(results: SuiteResults) -> list[Table]:
+    tables = [efficiency_table(results), reveca_table(results)]
+    if results.suite is not None and results.suite.kind == "ablation":
+        tables.append(ablation_table(results))
+    tables.append(cost_table(results))
+    return tables
+
+
+def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str, Any]:
+    """Write report.md, one CSV per table and the plots; return per-team summaries and the files."""
+    from coopgraph.evals import plots
+
+    folder = Path(folder)
+    out_dir = Path(out) if out else folder / "report"
+    out_dir.mkdir(parents=True, exist_ok=True)
+    results = collect(folder)
+    files: list[str] = []
+    sections = ["# Evaluation report", "", f"Result store: `{folder}`", ""]
+    all_rows = []
+    for result in results:
+        sections += [f"## {result.name}", ""]
+        if result.suite is not None and result.suite.description:
+            sections += [result.suite.description.strip(), ""]
+        if result.stale:
+            sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
+        for table in suite_tables(result):
+            sections.append(table.markdown())
+            path = out_dir / f"{result.name}-{table.name}.csv"
+            path.write_text(table.csv(), encoding="utf-8")
+            files.append(str(path))
+        for path in plots.suite_plots(result, out_dir):
+            sections += [f"![{path.stem}]({path.name})", ""]
+            files.append(str(path))
+        all_rows += [r for rows in result.teams.values() for r in rows]
+    noise_plot = plots.tokens_vs_noise(all_rows, out_dir / "prompt-tokens-vs-dummy-objects.png")
+    if noise_plot is not None:
+        sections += ["## Prompt tokens per decision vs dummy objects", "", f"![noise]({noise_plot.name})", ""]
+        files.append(str(noise_plot))
+    report = out_dir / "report.md"
+    report.write_text("\n".join(sections), encoding="utf-8")
+    files.insert(0, str(report))
+    teams = [s.as_dict() for r in results for s in r.summaries.values()]
+    return {"store": str(folder), "report": str(report), "files": files, "teams": teams}

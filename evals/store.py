@@ -1,0 +1,161 @@
+"""The result store: one SQLite file per output folder, one row per finished episode run.
+
+Rows are keyed by suite + team + episode + seed + repeat + config hash, so a rerun skips what is done and
+redoes the rest. Each row is written in its own transaction in WAL mode by a single writer (the parent
+process), so a Ctrl-C or `kill -9` at any moment leaves every earlier row intact and no half rows.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+STORE_NAME = "results.sqlite"
+SCHEMA_VERSION = 1
+
+# Flat numeric columns (the same names as the episode metrics), so plain SQL can query them.
+METRIC_COLUMNS = (
+    "success", "steps", "max_steps", "subgoals_done", "subgoals_total", "travel_distance",
+    "travel_distance_per_agent", "communication_steps", "characters_sent", "characters_per_message",
+    "invalid_actions", "oracle_bound", "llm_calls", "prompt_tokens", "completion_tokens", "decisions",
+    "invalid_answers", "wall_time_s",
+)
+JSON_COLUMNS = ("members", "llms", "env_options", "metrics", "per_agent", "llm_usage", "versions", "progress")
+TEXT_COLUMNS = ("run_id", "suite", "team", "env", "episode", "config_hash", "status", "trace_path", "error",
+                "host")
+INT_COLUMNS = ("seed", "repeat", "pid")
+TIME_COLUMNS = ("started_at", "finished_at")
+KEY_COLUMNS = ("suite", "team", "episode", "seed", "repeat", "config_hash")
+
+_SCHEMA = f"""
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    {", ".join(f"{c} TEXT" for c in TEXT_COLUMNS)},
+    {", ".join(f"{c} INTEGER" for c in INT_COLUMNS)},
+    {", ".join(f"{c} REAL" for c in METRIC_COLUMNS)},
+    {", ".join(f"{c} TEXT" for c in JSON_COLUMNS)},
+    {", ".join(f"{c} REAL" for c in TIME_COLUMNS)},
+    UNIQUE ({", ".join(KEY_COLUMNS)})
+);
+CREATE TABLE IF NOT EXISTS suites (
+    name TEXT PRIMARY KEY,
+    path TEXT,
+    text TEXT,
+    updated_at REAL
+);
+"""
+ALL_COLUMNS = (*TEXT_COLUMNS, *INT_COLUMNS, *METRIC_COLUMNS, *JSON_COLUMNS, *TIME_COLUMNS)
+
+
+class ResultStore:
+    """Reads and writes `DIR/results.sqlite`; safe to reopen after any interruption."""
+
+    def __init__(self, folder: str | Path) -> None:
+        self.folder = Path(folder)
+        self.folder.mkdir(parents=True, exist_ok=True)
+        self.path = self.folder / STORE_NAME
+        self.conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
+        self.conn.row_factory = sqlite3.Row
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        with self._transaction():
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    self.conn.execute(statement)
+            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+    @contextmanager
+    def _transaction(self) -> Iterator[sqlite3.Connection]:
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self.conn
+        except BaseException:
+            self.conn.execute("ROLLBACK")
+            raise
+        self.conn.execute("COMMIT")
+
+    def close(self) -> None:
+        self.conn.close()
+
+    def __enter__(self) -> ResultStore:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def save_suite(self, name: str, path: str, text: str) -> None:
+        with self._transaction() as conn:
+            conn.execute(
+                "INSERT INTO suites(name, path, text, updated_at) VALUES (?, ?, ?, ?) "
+                "ON CONFLICT(name) DO UPDATE SET path=excluded.path, text=excluded.text, "
+                "updated_at=excluded.updated_at",
+                (name, path, text, time.time()),
+            )
+
+    def suite_texts(self) -> dict[str, str]:
+        return {r["name"]: r["text"] for r in self.conn.execute("SELECT name, text FROM suites ORDER BY name")}
+
+    def done_keys(self) -> set[tuple[str, str, str, int, int, str]]:
+        """Keys of runs that finished; a rerun skips exactly these."""
+        rows = self.conn.execute(f"SELECT {', '.join(KEY_COLUMNS)} FROM runs WHERE status = 'done'")
+        return {tuple(r) for r in rows}  # type: ignore[misc]
+
+    def record(self, row: dict[str, Any]) -> None:
+        """Insert one finished (or failed) run in its own transaction; a done row is never overwritten."""
+        values = {c: _encode(c, row.get(c)) for c in ALL_COLUMNS}
+        columns = ", ".join(values)
+        marks = ", ".join("?" for _ in values)
+        updates = ", ".join(f"{c}=excluded.{c}" for c in values if c not in KEY_COLUMNS)
+        with self._transaction() as conn:
+            conn.execute(
+                f"INSERT INTO runs({columns}) VALUES ({marks}) ON CONFLICT({', '.join(KEY_COLUMNS)}) "
+                f"DO UPDATE SET {updates} WHERE runs.status != 'done'",
+                list(values.values()),
+            )
+
+    def rows(self, *, suite: str | None = None, status: str | None = "done") -> list[dict[str, Any]]:
+        query, args = "SELECT * FROM runs WHERE 1=1", []
+        if suite is not None:
+            query += " AND suite = ?"
+            args.append(suite)
+        if status is not None:
+            query += " AND status = ?"
+            args.append(status)
+        return [_decode(dict(r)) for r in self.conn.execute(query + " ORDER BY id", args)]
+
+    def counts(self) -> dict[str, int]:
+        query = "SELECT status, COUNT(*) AS n FROM runs GROUP BY status"
+        return {r["status"]: r["n"] for r in self.conn.execute(query)}
+
+
+def _encode(column: str, value: Any) -> Any:
+    if column in JSON_COLUMNS:
+        return None if value is None else json.dumps(value, default=str)
+    if isinstance(value, bool):
+        return float(value)
+    return value
+
+
+def _decode(row: dict[str, Any]) -> dict[str, Any]:
+    for column in JSON_COLUMNS:
+        if row.get(column) is not None:
+            row[column] = json.loads(row[column])
+    return row
+
+
+def open_store(folder: str | Path) -> ResultStore:
+    return ResultStore(folder)
+
+
+def existing_store(folder: str | Path) -> ResultStore:
+    """Open a store that must already exist (for reports), with a clear error otherwise."""
+    path = Path(folder) / STORE_NAME
+    if not path.is_file():
+        raise FileNotFoundError(f"no result store at {path}; run `coopgraph eval SUITE --out {folder}` first")
+    return ResultStore(folder)
+

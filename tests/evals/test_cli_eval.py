@@ -1,0 +1,66 @@
+"""`coopgraph eval` and `coopgraph report` as a user calls them: one JSON object with --json, clear errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from coopgraph.cli import app
+
+runner = CliRunner()
+
+SUITE = """\
+name: cli-check
+environment: {name: cwah}
+episodes: [test/8, test/3]
+teams:
+  - label: MHP
+    members: [mhp]
+    references: [{source: CoELA t.2, steps: 111}]
+  - label: MHP + MHP
+    members: [mhp, mhp]
+    references: [{source: CoELA t.2, steps: 75, ei: 0.33}]
+  - label: future
+    members: [mhp, capo-does-not-exist]
+"""
+
+
+def test_eval_then_report_with_json(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE, encoding="utf-8")
+    out = tmp_path / "out"
+    result = runner.invoke(app, ["eval", str(suite), "--out", str(out), "--json", "--limit", "1"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)  # exactly one JSON object on stdout
+    assert payload["jobs"] == 2 and payload["done"] == 2 and payload["skipped_teams"] == ["future"]
+    assert payload["teams"]["MHP + MHP"]["episodes"] == 1
+    assert "unknown member(s) capo-does-not-exist" in result.stderr
+
+    report = runner.invoke(app, ["report", str(out), "--json"])
+    assert report.exit_code == 0, report.output
+    data = json.loads(report.stdout)
+    teams = {t["team"]: t for t in data["teams"]}
+    assert set(teams) == {"MHP", "MHP + MHP"} and teams["MHP"]["episodes"] == 1
+    assert teams["MHP + MHP"]["metrics"]["steps"] < teams["MHP"]["metrics"]["steps"]
+    assert teams["MHP + MHP"]["ei"] > 0 and teams["MHP"]["ei"] is None
+    assert Path(data["report"]).is_file() and all(Path(f).is_file() for f in data["files"])
+
+    text = runner.invoke(app, ["report", str(out)])
+    assert text.exit_code == 0 and "| paper (CoELA t.2) |" in text.stdout and "75 (↑33%)" in text.stdout
+
+
+def test_an_invalid_suite_exits_2_naming_file_and_line(tmp_path: Path) -> None:
+    suite = tmp_path / "bad.yaml"
+    suite.write_text(SUITE.replace("episodes: [test/8, test/3]", "episodes: [test/8]\nseeds: nope"), encoding="utf-8")
+    result = runner.invoke(app, ["eval", str(suite), "--out", str(tmp_path / "out")])
+    assert result.exit_code == 2
+    assert f"{suite}:4:" in result.output and "seeds" in result.output
+
+
+def test_unknown_team_label_and_missing_store_are_clear_errors(tmp_path: Path) -> None:
+    result = runner.invoke(app, ["eval", "cwah-baselines", "--out", str(tmp_path), "--team", "Nobody"])
+    assert result.exit_code == 2 and "no team 'Nobody'" in result.output and "MHP + MHP" in result.output
+    missing = runner.invoke(app, ["report", str(tmp_path / "empty")])
+    assert missing.exit_code == 2 and "no result store" in missing.output

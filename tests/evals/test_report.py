@@ -1,0 +1,91 @@
+"""The report: paper-shaped tables with our numbers and, in a separate labelled column, the papers' numbers."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coopgraph.evals.report import collect, write_report
+from coopgraph.evals.store import ResultStore
+
+SUITE = """\
+name: abl
+kind: ablation
+environment: {name: cwah-noisy, options: {noise: 20}}
+episodes: [test/0, test/1]
+seeds: [0, 1]
+teams:
+  - label: full
+    members: [x, x]
+    description: everything on
+    references: [{source: REVECA t.4, ss: 63.6, td: 54.37, cs: 8.8, cc: 103.03}]
+  - label: w/o validation
+    members: [y, y]
+    description: no plan validation
+    references: [{source: REVECA t.4, ss: 75.8, td: 68.53, cs: 5.0, cc: 46.84}]
+"""
+
+
+def _row(team: str, episode: str, seed: int, steps: float, *, noise: int = 20, config: str = "c1",
+         finished: float = 10.0, **extra: Any) -> dict[str, Any]:
+    members = {"full": ["x", "x"], "w/o validation": ["y", "y"]}[team]
+    return {"run_id": f"{team}{episode}{seed}{noise}{config}", "suite": "abl", "team": team, "env": "cwah-noisy",
+            "env_options": {"noise": noise}, "episode": episode, "seed": seed, "repeat": 0, "config_hash": config,
+            "status": "done", "success": 1.0, "steps": steps, "max_steps": 250, "subgoals_done": 4,
+            "subgoals_total": 4, "travel_distance_per_agent": steps / 2, "communication_steps": 3,
+            "characters_per_message": 90.0, "prompt_tokens": 100 * steps + 10 * noise, "decisions": steps,
+            "llm_calls": 2 * steps, "members": members, "progress": [[1, 0], [int(steps / 2), 2], [int(steps), 4]],
+            "oracle_bound": 30.0, "wall_time_s": 1.5, "finished_at": finished, **extra}
+
+
+def _store(folder: Path) -> None:
+    with ResultStore(folder) as store:
+        store.save_suite("abl", "abl.yaml", SUITE)
+        for seed, bump in ((0, 0), (1, 10)):
+            store.record(_row("full", "test/0", seed, 50 + bump))
+            store.record(_row("full", "test/1", seed, 70 + bump))
+            store.record(_row("w/o validation", "test/0", seed, 80 + bump))
+            store.record(_row("w/o validation", "test/1", seed, 100 + bump))
+        store.record(_row("full", "test/0", 0, 999, config="old", finished=1.0))  # an earlier configuration
+        store.record(_row("full", "test/0", 0, 40, noise=0, config="c0", finished=5.0))
+        store.record({**_row("w/o validation", "test/9", 0, 0), "status": "error", "error": "boom", "steps": None})
+
+
+def test_tables_use_the_current_configuration_and_label_the_paper_column(tmp_path: Path) -> None:
+    _store(tmp_path)
+    (result,) = collect(tmp_path)
+    full = result.summaries["full"]
+    assert full.episodes == 4 and result.stale == 2  # the old and the noise-0 configurations are left out
+    assert full.stats["steps"].mean == 65 and full.stats["steps"].std == pytest.approx(7.0710678)  # seeds: 60, 70
+    assert result.summaries["w/o validation"].errors == 1
+    data = write_report(tmp_path)
+    text = Path(data["report"]).read_text(encoding="utf-8")
+    assert "CaPo table 3 layout" in text and "REVECA tables 1/3/4 layout" in text and "CoELA table 2 layout" in text
+    assert "paper SS / TD / CS / CC (REVECA t.4)" in text and "SS 63.6 / TD 54.37 / CS 8.8 / CC 103.03" in text
+    assert "| w/o validation | no plan validation |" in text and "| 30.0 |" in text  # Δ steps vs the full model
+    assert "they are not our results" in text
+    with open(tmp_path / "report" / "abl-reveca.csv", encoding="utf-8") as handle:
+        rows = {r["team"]: r for r in csv.DictReader(handle)}
+    assert float(rows["full"]["ss"]) == 65 and float(rows["full"]["ss_min"]) == 60 and rows["full"]["ss_std"]
+    assert rows["w/o validation"]["paper"].startswith("SS 75.8")
+    names = {Path(f).name for f in data["files"]}
+    assert {"abl-steps.png", "abl-progress.png", "abl-ablation.csv", "abl-cost.csv", "abl-efficiency.csv"} <= names
+    assert "prompt-tokens-vs-dummy-objects.png" not in names  # one noise level among current rows
+    for png in (f for f in data["files"] if f.endswith(".png")):
+        assert Path(png).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_the_noise_plot_appears_when_runs_vary_the_dummy_objects(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        store.save_suite("abl", "abl.yaml", SUITE)
+        store.record(_row("full", "test/0", 0, 50))
+        store.record(_row("w/o validation", "test/0", 0, 60))
+    with ResultStore(tmp_path) as store:  # another suite of the same members without noise
+        store.save_suite("abl0", "abl0.yaml", SUITE.replace("name: abl", "name: abl0"))
+        store.record({**_row("full", "test/0", 0, 45, noise=0), "suite": "abl0", "run_id": "n0"})
+    data = write_report(tmp_path)
+    assert any(f.endswith("prompt-tokens-vs-dummy-objects.png") for f in data["files"])
+    assert {t["suite"] for t in data["teams"]} == {"abl", "abl0"}

@@ -1,0 +1,48 @@
+"""The result store: finished rows are kept, never overwritten, and failed ones are replaced on a retry."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coopgraph.evals.store import STORE_NAME, ResultStore, existing_store
+
+
+def _row(status: str = "done", run_id: str = "r1", steps: int = 50, **extra: Any) -> dict[str, Any]:
+    return {"run_id": run_id, "suite": "s", "team": "t", "env": "cwah", "episode": "test/0", "seed": 0, "repeat": 0,
+            "config_hash": "abc", "status": status, "steps": steps, "success": True, "members": ["mhp"],
+            "metrics": {"steps": steps}, "progress": [[1, 0], [9, 1]], "finished_at": 1.0, **extra}
+
+
+def test_rows_round_trip_with_json_columns_and_wal_mode(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        store.record(_row())
+        assert store.done_keys() == {("s", "t", "test/0", 0, 0, "abc")}
+        (row,) = store.rows()
+    assert row["members"] == ["mhp"] and row["progress"] == [[1, 0], [9, 1]] and row["success"] == 1.0
+    conn = sqlite3.connect(tmp_path / STORE_NAME)
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+
+
+def test_a_done_row_is_never_overwritten_but_an_error_row_is_replaced(tmp_path: Path) -> None:
+    store = ResultStore(tmp_path)
+    store.record(_row(status="error", run_id="failed", steps=0, error="boom"))
+    assert store.done_keys() == set() and store.counts() == {"error": 1}
+    store.record(_row(run_id="second", steps=42))
+    store.record(_row(run_id="third", steps=7))  # a duplicate finish must not replace the first one
+    store.close()
+    with existing_store(tmp_path) as again:
+        (row,) = again.rows(status=None)
+    assert row["run_id"] == "second" and row["steps"] == 42 and row["error"] is None
+
+
+def test_suites_are_kept_for_the_report_and_a_missing_store_is_a_clear_error(tmp_path: Path) -> None:
+    with ResultStore(tmp_path / "a") as store:
+        store.save_suite("s", "s.yaml", "name: s")
+        store.save_suite("s", "s.yaml", "name: s\n# edited")
+        assert store.suite_texts() == {"s": "name: s\n# edited"}
+    with pytest.raises(FileNotFoundError, match="coopgraph eval"):
+        existing_store(tmp_path / "nothing-here")

@@ -1,0 +1,100 @@
+"""Suite files: shipped suites load, mistakes are reported with file:line, jobs and config hashes expand right."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from coopgraph.evals.suite import SUITES_DIR, SuiteInvalid, expand_jobs, load_suite, parse_suite, unknown_members
+
+SMALL = """\
+name: small
+environment: {name: cwah}
+episodes: [test/0, test/1, test/2]
+seeds: [0, 1]
+repeats: 2
+teams:
+  - label: solo
+    members: [mhp]
+  - label: pair
+    members: [mhp, {name: coela, llm: openai:gpt-4o-mini}]
+"""
+
+
+def test_every_shipped_suite_loads_and_names_the_requested_teams() -> None:
+    names = {p.stem for p in SUITES_DIR.glob("*.yaml")}
+    assert {"cwah-baselines", "cwah-comparison", "reveca-ablations", "capo-ablations"} <= names
+    for name in names:
+        suite, path, text = load_suite(name)
+        assert path.parent == SUITES_DIR and suite.name == name and text
+    comparison = load_suite("cwah-comparison")[0]
+    members = [[m.name for m in t.members] for t in comparison.teams]
+    assert members == [["mhp"], ["mhp", "mhp"], ["mhp", "coela"], ["coela", "coela"], ["capo", "capo"],
+                       ["reveca", "reveca"]]
+    assert comparison.reference_team() == "MHP"
+    reveca = load_suite("reveca-ablations")[0]
+    assert reveca.environment.options == {"noise": 20} and reveca.kind == "ablation"
+    assert {m.name for t in reveca.teams for m in t.members} >= {
+        "reveca-nospatial", "reveca-norelevance", "reveca-novalidation", "reveca-alwaysask", "reveca-nopartner",
+        "reveca-k2", "reveca-k4"}
+    capo = load_suite("capo-ablations")[0]
+    assert {m.name for t in capo.teams for m in t.members} >= {
+        "capo-nometa", "capo-noeval", "capo-noadapt", *(f"capo-rounds{i}" for i in range(1, 6))}
+
+
+def test_baselines_suite_needs_no_llm_and_limit_one_keeps_the_comparison_small(tmp_path: Path) -> None:
+    baselines = load_suite("cwah-baselines")[0]
+    assert not unknown_members(baselines)
+    assert all(llm is None for job in expand_jobs(baselines, tmp_path) for llm in job.llms)
+    comparison = load_suite("cwah-comparison")[0]
+    assert len(expand_jobs(comparison, tmp_path, limit=1)) == len(comparison.teams)
+
+
+def test_jobs_cover_episodes_seeds_repeats_and_the_llm_override_only_touches_graph_members(tmp_path: Path) -> None:
+    suite = parse_suite(SMALL)
+    jobs = expand_jobs(suite, tmp_path)
+    assert len(jobs) == 2 * 3 * 2 * 2 and len({j.key for j in jobs}) == len(jobs)
+    pair = next(j for j in jobs if j.team == "pair")
+    assert pair.llms == [None, "openai:gpt-4o-mini"]
+    overridden = expand_jobs(suite, tmp_path, llm="vllm:qwen")
+    solo_hashes = {j.config_hash for j in jobs if j.team == "solo"}
+    assert solo_hashes == {j.config_hash for j in overridden if j.team == "solo"}  # baselines are not rerun
+    assert next(j for j in overridden if j.team == "pair").llms == [None, "vllm:qwen"]
+    assert {j.config_hash for j in overridden if j.team == "pair"} != {pair.config_hash}
+    assert len(expand_jobs(suite, tmp_path, limit=1, teams=["solo"])) == 1 * 2 * 2
+    assert jobs[0].trace_file().is_relative_to(tmp_path / "traces" / "small" / "solo")
+
+
+def test_config_hash_changes_with_the_environment_options_and_the_step_budget(tmp_path: Path) -> None:
+    plain = expand_jobs(parse_suite(SMALL), tmp_path)[0]
+    noisy = expand_jobs(parse_suite(SMALL.replace("{name: cwah}", "{name: cwah, options: {noise: 5}}")), tmp_path)[0]
+    assert plain.config_hash != noisy.config_hash
+    assert plain.config_hash == expand_jobs(parse_suite(SMALL), tmp_path)[0].config_hash
+    short = expand_jobs(parse_suite(SMALL), tmp_path, max_steps=20)[0]
+    assert short.max_steps == 20 and short.config_hash != plain.config_hash
+
+
+@pytest.mark.parametrize(
+    ("text", "line", "fragment"),
+    [
+        (SMALL.replace("seeds: [0, 1]", "seeds: [zero]"), 4, "seeds.0"),
+        (SMALL.replace("    members: [mhp]\n", "    members: []\n"), 8, "members"),
+        (SMALL.replace("  - label: pair", "  - label: solo"), None, "unique"),
+        (SMALL.replace("repeats: 2", "repeats: 2\ncolour: blue"), 6, "colour"),
+        (SMALL.replace("episodes: [test/0, test/1, test/2]", "episodes: exam"), 3, "unknown episode set"),
+        (SMALL.replace("teams:", "teams: [\n"), None, "invalid YAML"),
+    ],
+)
+def test_mistakes_are_reported_with_file_and_line(text: str, line: int | None, fragment: str) -> None:
+    with pytest.raises(SuiteInvalid) as caught:
+        parse_suite(text, "my-suite.yaml")
+    message = str(caught.value)
+    assert message.startswith("my-suite.yaml") and fragment in message
+    if line is not None:
+        assert caught.value.errors[0].line == line, message
+
+
+def test_a_missing_suite_lists_the_shipped_ones() -> None:
+    with pytest.raises(SuiteInvalid, match="cwah-baselines"):
+        load_suite("no-such-suite")

@@ -1,0 +1,96 @@
+"""The trace page in a real headless Chromium: it loads offline, has one timeline row per agent, scrubbing the
+map moves the agents, and clicking a decision opens its prompt.
+
+Needs Debian's `chromium` (/usr/bin/chromium) and Playwright for Python (its own browser download is not
+used). Without them the test skips, except under CI=true, where it fails: CI installs both.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+import pytest
+
+from coopgraph.evals.trace_view import write_view
+
+CHROMIUM = os.environ.get("COOPGRAPH_CHROMIUM", "/usr/bin/chromium")
+ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
+
+
+def _browser_or_skip():  # noqa: ANN202 - playwright's sync API object
+    missing = []
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        missing.append("the playwright package (pip install playwright)")
+        sync_playwright = None
+    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
+        missing.append(f"chromium at {CHROMIUM} (apt-get install -y chromium)")
+    if missing:
+        reason = "browser test needs " + " and ".join(missing)
+        if os.environ.get("CI") == "true":
+            pytest.fail(reason + " — CI must install them")
+        pytest.skip(reason)
+    return sync_playwright
+
+
+def _agent_positions(page) -> dict[str, tuple[str, str]]:  # noqa: ANN001
+    return page.evaluate("""() => Object.fromEntries([...document.querySelectorAll('#map circle.agent')]
+        .map(c => [c.dataset.agent, [c.getAttribute('cx'), c.getAttribute('cy')]]))""")
+
+
+def test_page_loads_scrubs_and_opens_a_decision(traces: dict[str, Path], tmp_path: Path) -> None:
+    sync_playwright = _browser_or_skip()
+    html = tmp_path / "view.html"
+    write_view(traces["decided"], html)
+    requests: list[str] = []
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1360, "height": 1000})
+            page.on("request", lambda r: requests.append(r.url))
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.goto(html.as_uri())
+            page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+
+            rows = page.locator("#timeline .tl-row")
+            assert rows.count() == 2
+            assert [rows.nth(i).get_attribute("data-agent") for i in range(2)] == ["alice", "bob"]
+
+            start = _agent_positions(page)
+            slider = page.locator("#scrubber")
+            box = slider.bounding_box()
+            assert box is not None
+            page.mouse.move(box["x"] + 4, box["y"] + box["height"] / 2)
+            page.mouse.down()
+            page.mouse.move(box["x"] + box["width"] * 0.6, box["y"] + box["height"] / 2, steps=8)
+            page.mouse.up()
+            step = int(slider.input_value())
+            assert step > 10
+            assert page.locator("#step-label").inner_text().startswith(f"step {step} /")
+            moved = _agent_positions(page)
+            assert moved["alice"] != start["alice"] and moved["bob"] != start["bob"]
+            assert page.locator(f".tl-cell.current[data-step='{step}']").count() == 2
+
+            assert page.locator("#decision-detail pre").count() == 0
+            page.locator("#decisions .decision", has_text="1 LLM call").first.click()
+            detail = page.locator("#decision-detail")
+            assert "alice at step 0" in detail.inner_text()
+            prompts = detail.locator("pre")
+            assert prompts.count() >= 3
+            assert "Goal: put the apple on the table" in detail.inner_text()
+            assert "<script>alert(1)</script>" in detail.inner_text()  # shown as text, not run
+            assert "120 → 9 tokens" in detail.inner_text()
+            assert page.locator("svg.graph g.current[data-node='choose_action']").count() == 1
+            ARTIFACTS.mkdir(exist_ok=True)
+            page.screenshot(path=str(ARTIFACTS / "trace-view.png"), full_page=True)
+        finally:
+            browser.close()
+    assert errors == []
+    assert {url.split(":", 1)[0] for url in requests} <= {"file"}  # nothing fetched from the network
