@@ -35,7 +35,7 @@ def run_configured(
     env_options: dict[str, Any],
     episode: str,
     team_names: list[str],
-    llm: str | Callable[[], Any],
+    llm: str | Callable[[], Any] | list[str | Callable[[], Any] | None],
     max_steps: int | None,
     out: Path,
     *,
@@ -43,7 +43,8 @@ def run_configured(
     listeners: list[Callable[[dict[str, Any]], None]] | None = None,
     trace_name: str | None = None,
 ) -> dict[str, Any]:
-    """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes)."""
+    """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes), or one of
+    those per member (None for baselines) when members use different models."""
     from coopgraph.llm.factory import make_lm
 
     env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
@@ -52,12 +53,21 @@ def run_configured(
     trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")
     tracer = Tracer(trace_path)
     tracer.listeners.extend(listeners or [])
-    lm_factory = llm if callable(llm) else (lambda: make_lm(llm))
-    team = make_team(team_names, lm_factory=lm_factory)
+    def factory(setting: str | Callable[[], Any] | None) -> Callable[[], Any] | None:
+        if setting is None or callable(setting):
+            return setting
+        return lambda: make_lm(setting)
+
+    if isinstance(llm, list):
+        by_setting: dict[Any, Any] = {}
+        factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
+        team = make_team(team_names, member_lm_factories=factories)
+    else:
+        team = make_team(team_names, lm_factory=factory(llm))
     agents = list(env.possible_agents)
     graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
     specs = {a: m.loaded.path for a, m in graph_members.items()}
-    llm_info = next(iter(graph_members.values())).lm.settings_public if graph_members else {}
+    llm_info = {a: m.lm.settings_public for a, m in graph_members.items()}
     tracer.event("manifest", **manifest(specs=specs, llm=llm_info, seed=seed, env=env_name, env_options=env_options,
                                         episode=episode, team=team_names))
     try:

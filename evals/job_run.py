@@ -7,7 +7,6 @@ episode metrics: the progress curve, the number of decisions and the oracle boun
 
 from __future__ import annotations
 
-import functools
 import os
 import socket
 import time
@@ -18,22 +17,14 @@ from typing import Any
 from coopgraph.evals.suite import Job
 
 
-class MixedLLMError(ValueError):
-    """The members of one team ask for different LLMs, which the episode runner cannot give yet."""
-
-
 def _llm_for(job: Job) -> Any:
+    """One LLM setting for the team, or one per member when they differ (None for baselines)."""
     settings = sorted({s for s in job.llms if s})
-    if len(settings) > 1:
-        raise MixedLLMError(
-            f"team {job.team!r} asks for different LLMs per member ({', '.join(settings)}); "
-            "run_configured takes one LLM per team, so give the members the same `llm` (or use --llm)"
-        )
     if not settings:
         return "local"  # baselines only: never called
-    from coopgraph.llm.factory import make_lm
-
-    return functools.partial(make_lm, settings[0])
+    if len(settings) == 1:
+        return settings[0]
+    return [s or None for s in job.llms]
 
 
 def progress_from_events(events: list[dict[str, Any]]) -> list[list[int]]:

@@ -38,19 +38,26 @@ def member_kind(name: str) -> str:
     )
 
 
-def make_team(names: list[str], *, lm_factory: Any = None) -> list[Any]:
-    """Build members; `lm_factory()` is called once, only if a graph agent needs an LLM."""
+def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None) -> list[Any]:
+    """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
+    may use different models), else from `lm_factory`; each factory is called at most once."""
+    from coopgraph.evals.graph_agent import GraphAgent
+    from coopgraph.graphs.compiler import compile_spec
+
     kinds = [member_kind(n) for n in names]
-    lm = lm_factory() if lm_factory is not None and "graph" in kinds else None
+    factories = member_lm_factories or [lm_factory] * len(names)
+    if len(factories) != len(names):
+        raise UnknownMemberError(f"{len(names)} members but {len(factories)} LLM settings")
+    made: dict[int, Any] = {}
     compiled: dict[str, Any] = {}
     team = []
-    for name, kind in zip(names, kinds, strict=True):
+    for name, kind, factory in zip(names, kinds, factories, strict=True):
         if kind == "baseline":
             team.append(make_baseline(name))
             continue
-        from coopgraph.evals.graph_agent import GraphAgent
-        from coopgraph.graphs.compiler import compile_spec
-
+        if factory is None:
+            raise UnknownMemberError(f"graph member {name!r} needs an LLM setting")
+        lm = made.setdefault(id(factory), factory())
         try:
             loaded = load_spec(name)
         except SpecInvalid as exc:

@@ -58,11 +58,12 @@ def test_a_failing_job_becomes_an_error_row_and_is_retried(tmp_path: Path) -> No
         assert skipped == 1 and [j.episode for j in todo] == ["seed/abc"]
 
 
-def test_members_with_different_llms_fail_clearly(tmp_path: Path) -> None:
+def test_each_member_gets_its_own_llm_setting(tmp_path: Path) -> None:
     suite = parse_suite(SUITE.replace("members: [mhp, mhp]", "members: [{name: coela, llm: a:b}, {name: coela}]"))
     (job,) = expand_jobs(suite, tmp_path, teams=["MHP + MHP"], limit=1)
+    assert len(set(job.llms)) == 2
     row = run_job(job.model_dump())
-    assert row["status"] == "error" and "different LLMs per member" in row["error"]
+    assert row["status"] == "error" and "unknown LLM setting 'a:b'" in row["error"]  # the member's own setting
 
 
 def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch: pytest.MonkeyPatch) -> None:
