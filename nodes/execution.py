@@ -47,6 +47,8 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     step = ctx.resources.skillbook.next_action(plan, obs)
     status = str(step.status)
     if step.action is not None and status == "running":
+        if step.action.message:  # my own words belong in the dialogue history too (partners' arrive by perception)
+            ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.step)
         return {"action": step.action, "plan_status": status}
     ctx.memory.episodic.add_action(plan.text, obs.step, status)
     ctx.memory.plan = None

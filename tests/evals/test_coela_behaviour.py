@@ -49,6 +49,8 @@ def test_coela_shares_what_it_finds_and_the_message_reaches_the_partner() -> Non
     belief = agent.memory.semantic
     assert any(o.source == "seen" for o in belief.objects.values())
     assert result.metrics["communication_steps"] >= 1
+    said = [line for line in agent.memory.episodic.messages if line.sender == "alice"]
+    assert said and said[-1].text == sent[-1].text  # its own words are in its dialogue history too
 
 
 def _first_prompt_after(agent: GraphAgent, lm: Any, message_text: str) -> tuple[str, Any]:
