@@ -42,7 +42,7 @@ def _agent(script: Any) -> tuple[GraphAgent, Any]:
 def test_coela_shares_what_it_finds_and_the_message_reaches_the_partner() -> None:
     agent, _ = _agent(sharing_planner)
     env = envs.make("cwah", episode="test/0", num_agents=2)
-    result = run_episode(env, [agent, make_baseline("mhp")], max_steps=20)
+    result = run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=20)
     sent = [m for m in result.messages if m.sender == "alice"]
     assert sent, "CoELA never sent a message"
     assert re.search(r"<\w+> \(\d+\)", sent[0].text)  # it names objects with their ids
