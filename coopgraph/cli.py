@@ -122,4 +122,5 @@ def main() -> None:
     app()
 
 
-from coopgraph import cli_run  # noqa: E402,F401  (registers run/demo commands on `app`)
+# Command modules register themselves on `app` when imported.
+from coopgraph import cli_data, cli_eval, cli_run  # noqa: E402,F401

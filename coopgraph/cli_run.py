@@ -115,7 +115,7 @@ def demo(
     llm: str = typer.Option("local", help="LLM setting: local, local-tiny, openai:MODEL, vllm:MODEL"),
     episode: str = typer.Option("test/8", help="C-WAH episode (test/8 is a short one: MHP+MHP needs 24 steps)"),
     team: str = typer.Option("coela,coela", help="the team to watch"),
-    max_steps: int = typer.Option(35, help="step budget, chosen so the demo ends in about 10 minutes on 2 cores"),
+    max_steps: int = typer.Option(40, help="step budget, chosen so the demo ends in about 10 minutes on 2 cores"),
     out: Path = typer.Option(Path("runs/demo"), help="folder for the trace"),
     toy: bool = typer.Option(False, "--toy", help="instead, run the two-node describe/choose graph on the toy world"),
     as_json: bool = typer.Option(False, "--json"),

@@ -69,7 +69,10 @@ def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[s
         "--host", "127.0.0.1", "--port", str(port),
         "--n_ctx", str(s.n_ctx), "--n_threads", str(s.threads), "--n_threads_batch", str(s.threads),
         "--n_batch", "512", "--logits_all", "false", "--seed", str(s.seed),
-        "--cache", "true", "--cache_type", "ram", "--cache_size", str(2 << 30),
+        # No prompt-state RAM cache: each saved entry also copies ~300 MB of logits that its size limit does
+        # not count (the server grew past 20 GB), and saving states made calls slower, not faster. llama.cpp
+        # still reuses the prefix shared with the previous prompt, which is why templates put stable text first.
+        "--cache", "false",
         "--verbose", "false",
     ]
 

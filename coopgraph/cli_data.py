@@ -1,0 +1,68 @@
+"""Dataset commands: `data decisions` writes the decision points of expert runs as JSONL (docs/decisions.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.markup import escape
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from coopgraph.cli import app, console, emit_json
+
+data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert runs.")
+app.add_typer(data_app, name="data")
+
+
+def _fail(message: str) -> None:
+    console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(2)
+
+
+@data_app.command("decisions")
+def decisions(
+    out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
+    env: str = typer.Option("cwah", "--env", help="environment: cwah or cwah-noisy"),
+    episode_set: str = typer.Option("train", "--set", help="episode set: train or test"),
+    team: str = typer.Option("mhp,mhp", "--team", help="expert team: mhp / mhp-silent (recorded), other baselines"),
+    limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes of the set"),
+    seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
+    spec: str = typer.Option("coela", "--spec", help="graph spec whose nodes render facts, options and prompt"),
+    oracle_restarts: int = typer.Option(300, "--oracle-restarts", min=0, help="randomised restarts of the oracle"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
+) -> None:
+    """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
+    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.evals.decisions import DecisionRenderer, episode_decisions, episode_ids, write_jsonl
+    from coopgraph.evals.teams import UnknownMemberError, parse_team
+
+    try:
+        members = parse_team(team)
+        episodes = episode_ids(episode_set, limit_episodes)
+        renderer = DecisionRenderer(spec)
+    except (UnknownMemberError, ValueError, KeyError) as exc:
+        _fail(str(exc.args[0] if exc.args else exc))
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True, disable=as_json)
+
+    def records() -> Iterator[dict[str, Any]]:
+        task = progress.add_task("episodes", total=len(episodes))
+        for episode in episodes:
+            yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
+                                         oracle_restarts=oracle_restarts)
+            progress.advance(task)
+
+    try:
+        with progress:
+            summary = write_jsonl(records(), out)
+    except (UnknownEnvironmentError, ValueError) as exc:
+        _fail(str(exc.args[0] if exc.args else exc))
+    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec}
+    if as_json:
+        emit_json(summary)
+        return
+    splits = ", ".join(f"{name} {count}" for name, count in summary["splits"].items())
+    console.print(f"[green]wrote[/green] {summary['decisions']} decision points from {summary['episodes']} episodes "
+                  f"to {summary['path']} ({splits}); oracle label on {summary['oracle_labelled']}", highlight=False)

@@ -1,0 +1,197 @@
+"""How often CoELA's action-choice node picks what MHP (or the oracle) picked, on sampled expert decision points.
+
+Each sampled decision point (evals/decisions.py) is put to `planning.choose_action` of a graph spec through
+the node's own program and adapter, so the prompt is exactly the one that runs in episodes. Beside the
+agreement it prints the baselines that make it readable: how often the first listed option is the expert's
+(what a model that always says "A" would score) and what uniform random choice would score.
+
+Run: `.venv/bin/python -m coopgraph.evals.bench.decision_agreement [--n 100] [--llm local] [--shuffle]`.
+Figures are printed, never asserted: they depend on the model and the machine.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from coopgraph.evals.decisions import DecisionRenderer, generate, read_jsonl
+from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.programs import adapter_for, run_program
+
+
+def sample(decisions: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
+    """`n` decision points where the node would call the model (two or more options), seeded."""
+    pool = [d for d in decisions if len(d["options"]) >= 2]
+    return random.Random(seed).sample(pool, min(n, len(pool)))
+
+
+def presented(decision: dict[str, Any], shuffle: bool, seed: int) -> tuple[list[str], int, int | None]:
+    """(options in the order shown, expert index, oracle index); shuffled per decision when asked."""
+    options, expert, oracle = list(decision["options"]), decision["expert_index"], decision["oracle_index"]
+    if not shuffle:
+        return options, expert, oracle
+    order = list(range(len(options)))
+    random.Random(f"{seed}:{decision['id']}").shuffle(order)
+    return [options[i] for i in order], order.index(expert), None if oracle is None else order.index(oracle)
+
+
+def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
+             answer_format: str = "letter", shuffle: bool = False, seed: int = 0, give_up_after: int = 5,
+             on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
+    """Ask the node to choose on every decision point; one row per decision with the answer and its cost.
+
+    A row whose every attempt raised (server gone, timeout) is an `error`, not an invalid answer; after
+    `give_up_after` such rows in a row the server is presumed dead and the rows so far are returned.
+    """
+    renderer = DecisionRenderer(spec)
+    params: dict[str, Any] = {"answer_format": answer_format}
+    if reasoning_chars is not None:
+        params["reasoning_chars"] = reasoning_chars
+    rows = []
+    for decision in decisions:
+        ctx = renderer.choose_context(AgentResources(env=decision.get("prompt_env", "cwah"), lm=lm))
+        ctx.params = ctx.params.model_copy(update=params)
+        options, expert, oracle = presented(decision, shuffle, seed)
+        calls, tokens = lm.usage.calls, lm.usage.prompt_tokens
+        started = time.perf_counter()
+        prediction = run_program(ctx.program, adapter_for(ctx), lm, context=dict(decision["facts"]), options=options)
+        row = {
+            "id": decision["id"], "options": len(options), "expert_index": expert, "oracle_index": oracle,
+            "answer_index": prediction.index if prediction.valid else None, "valid": bool(prediction.valid),
+            "reasoning": prediction.get("reasoning", ""), "latency_s": round(time.perf_counter() - started, 3),
+            "calls": lm.usage.calls - calls, "prompt_tokens": lm.usage.prompt_tokens - tokens,
+        }
+        row["error"] = not row["valid"] and row["calls"] == 0
+        rows.append(row)
+        if on_row is not None:
+            on_row(row)
+        if len(rows) >= give_up_after and all(r["error"] for r in rows[-give_up_after:]):
+            break
+    return rows
+
+
+def _share(hits: int, total: int) -> float | None:
+    return round(hits / total, 4) if total else None
+
+
+def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
+    """Agreement and its baselines over the answered rows (transport errors are counted apart). An invalid
+    answer agrees with nothing (in an episode the node would fall back to the first option)."""
+    errors = sum(bool(r.get("error")) for r in rows)
+    rows = [r for r in rows if not r.get("error")]
+    n = len(rows)
+    labelled = [r for r in rows if r["oracle_index"] is not None]
+    calls = sum(r["calls"] for r in rows)
+    return {
+        "decisions": n,
+        "oracle_labelled": len(labelled),
+        "agree_mhp": _share(sum(r["answer_index"] == r["expert_index"] for r in rows), n),
+        "agree_oracle": _share(sum(r["answer_index"] == r["oracle_index"] for r in labelled), len(labelled)),
+        "invalid": _share(sum(not r["valid"] for r in rows), n),
+        "answer_is_first": _share(sum(r["answer_index"] == 0 for r in rows), n),
+        "first_is_mhp": _share(sum(r["expert_index"] == 0 for r in rows), n),
+        "first_is_oracle": _share(sum(r["oracle_index"] == 0 for r in labelled), len(labelled)),
+        "random_mhp": round(statistics.mean(1 / r["options"] for r in rows), 4) if rows else None,
+        "random_oracle": round(statistics.mean(1 / r["options"] for r in labelled), 4) if labelled else None,
+        "mean_options": round(statistics.mean(r["options"] for r in rows), 2) if rows else None,
+        "median_latency_s": round(statistics.median(r["latency_s"] for r in rows), 3) if rows else None,
+        "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / calls, 1) if calls else None,
+        "llm_calls": calls,
+        "llm_errors": errors,
+    }
+
+
+def table(summary: dict[str, Any]) -> str:
+    """The summary as aligned text lines."""
+
+    def pct(key: str) -> str:
+        return "n/a" if summary[key] is None else f"{summary[key]:.1%}"
+
+    def num(key: str, form: str) -> str:
+        return "n/a" if summary[key] is None else format(summary[key], form)
+
+    lines = [
+        ("decision points", f"{summary['decisions']} answered (mean {summary['mean_options']} options)"
+                            + (f", {summary['llm_errors']} lost to LLM errors" if summary["llm_errors"] else "")),
+        ("agreement with MHP", pct("agree_mhp")),
+        ("agreement with oracle", f"{pct('agree_oracle')} of {summary['oracle_labelled']} labelled"),
+        ("invalid answers", pct("invalid")),
+        ("answer = first option", pct("answer_is_first")),
+        ("first option = MHP's", pct("first_is_mhp")),
+        ("first option = oracle's", pct("first_is_oracle")),
+        ("random choice vs MHP", pct("random_mhp")),
+        ("random choice vs oracle", pct("random_oracle")),
+        ("median latency", num("median_latency_s", ".2f") + " s"),
+        ("mean prompt tokens", num("mean_prompt_tokens", ".0f")),
+        ("LLM calls", str(summary["llm_calls"])),
+    ]
+    return "\n".join(f"{label:<26}{value}" for label, value in lines)
+
+
+def load_decisions(args: argparse.Namespace) -> list[dict[str, Any]]:
+    if args.data:
+        return read_jsonl(args.data)
+    return list(generate(args.env, args.set, args.team.split(","), limit_episodes=args.limit_episodes,
+                         seed=args.seed, spec=args.spec))
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--n", type=int, default=100, help="decision points to sample")
+    parser.add_argument("--llm", default="local", help="LLM setting: local, local-tiny, openai:MODEL, ...")
+    parser.add_argument("--reasoning-chars", type=int, default=None, help="override the spec's (coela: 160)")
+    parser.add_argument("--answer-format", choices=("letter", "text"), default="letter")
+    parser.add_argument("--shuffle", action="store_true", help="shuffle option order per decision (seeded)")
+    parser.add_argument("--seed", type=int, default=0, help="sampling, shuffling and episode seed")
+    parser.add_argument("--spec", default="coela")
+    parser.add_argument("--env", default="cwah")
+    parser.add_argument("--set", default="train")
+    parser.add_argument("--team", default="mhp,mhp")
+    parser.add_argument("--limit-episodes", type=int, default=None)
+    parser.add_argument("--data", type=Path, help="read decision points from this JSONL instead of generating")
+    parser.add_argument("--cache", action="store_true", help="use the on-disk response cache (latency then lies)")
+    parser.add_argument("--rows", type=Path, help="also write one JSON row per decision here")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    args = parser.parse_args()
+
+    from coopgraph.llm.factory import make_lm
+
+    started = time.perf_counter()
+    decisions = load_decisions(args)
+    chosen = sample(decisions, args.n, args.seed)
+    lm = make_lm(args.llm, cache=args.cache)
+
+    def progress(row: dict[str, Any]) -> None:
+        done.append(row)
+        if len(done) % 10 == 0 or row["error"]:
+            print(f"  {len(done)}/{len(chosen)} decisions ({sum(r['error'] for r in done)} errors)", file=sys.stderr)
+
+    done: list[dict[str, Any]] = []
+    rows = evaluate(chosen, lm, spec=args.spec, reasoning_chars=args.reasoning_chars,
+                    answer_format=args.answer_format, shuffle=args.shuffle, seed=args.seed, on_row=progress)
+    if len(rows) < len(chosen):
+        print(f"stopped after {len(rows)} decisions: the LLM kept failing (server down?)", file=sys.stderr)
+    if args.rows:
+        args.rows.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    summary = summarize(rows) | {"llm": args.llm, "answer_format": args.answer_format, "shuffle": args.shuffle,
+                                 "reasoning_chars": args.reasoning_chars, "pool": len(decisions),
+                                 "wall_s": round(time.perf_counter() - started, 1)}
+    if args.json:
+        print(json.dumps(summary))
+        return
+    print(f"CoELA planning.choose_action ({args.spec}) on {summary['decisions']} of {len(decisions)} decision points "
+          f"({args.team} on {args.env} {args.set}), llm={args.llm}, answer={args.answer_format}, "
+          f"shuffle={args.shuffle}")
+    print(table(summary))
+    print(f"({summary['wall_s']:.0f} s)")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,324 @@
+"""Decision points from expert teams: what CoELA's action-choice node would see where MHP picked a plan.
+
+Issue #4 asks how good CoELA's choice among listed actions is with a small model. Whole episodes mix that
+question with message drafting and plan execution, so this module isolates it: an MHP team plays C-WAH,
+and every time an MHP agent picks a new high-level plan we freeze what that agent knew (a deep copy of its
+belief, its previous plans and the messages it received) and replay it through CoELA's own nodes:
+`memory.retrieve` renders the facts, `planning.list_actions` the options (the affordances MHP chose from)
+and `planning.choose_action`'s adapter the exact prompt. MHP's pick is the expert label; the centralised
+oracle, planning from the true state at that step, gives a second label where its next subgoal maps onto
+a listed option. Everything is deterministic for a seed, so two generations are byte-identical.
+"""
+
+from __future__ import annotations
+
+import copy
+import hashlib
+import json
+from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from coopgraph import envs
+from coopgraph.envs.baselines import make_baseline, registered_baselines
+from coopgraph.envs.baselines.mhp import MHPAgent
+from coopgraph.envs.baselines.oracle import plan_team
+from coopgraph.envs.cwah import episode_sets
+from coopgraph.envs.cwah.episode import AgentStart, Episode, ObjectSpec
+from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
+from coopgraph.evals.runner import run_episode
+from coopgraph.graphs.compiler import node_context
+from coopgraph.graphs.loader import LoadedSpec, load_spec
+from coopgraph.memory.agent_memory import AgentMemory
+from coopgraph.memory.episodic import OUTCOMES, EpisodicMemory
+from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.programs import adapter_for
+from coopgraph.nodes.registry import NODES
+
+RECORDED = {"mhp": True, "mhp-silent": False}  # recordable members and whether they talk
+SPLITS: tuple[tuple[str, float], ...] = (("train", 0.7), ("validation", 0.15), ("test", 0.15))
+
+
+@dataclass
+class TrueState:
+    """The world at one step, as one agent's oracle plans from it (see `true_state`), and who holds what."""
+
+    episode: Episode
+    holding: dict[str, list[int]]
+
+
+@dataclass
+class Snapshot:
+    """What one MHP agent knew and chose at one decision point (copies, so later steps cannot change them)."""
+
+    agent: str
+    number: int
+    env_info: dict[str, Any]
+    observation: Observation
+    belief: Any
+    episodic: EpisodicMemory
+    choice: Affordance
+    truth: TrueState | None
+
+
+def true_state(env: Any, agent: str) -> TrueState:
+    """Snapshot a running CWAHEnv's ground truth as `agent`'s oracle sees it.
+
+    The oracle plans only from initial states, so the present is written as one: agents start where they
+    stand, what `agent` holds lies on a surface at its feet, and what partners hold counts as delivered when
+    it serves an unfinished subgoal (its holder will put it), so the plan never sends anyone to take it.
+    """
+    world, base = env.world, env.episode
+    hands = max([o.id for o in base.objects] + [r.id for r in base.rooms]) + 1
+    open_slots = [p.count - have for p, have in zip(world.goal, world.satisfied_counts(), strict=True)]
+    objects = [ObjectSpec(id=hands, name="hands", kind="surface", room=world.agents[agent].room,
+                          position=world.agents[agent].position)]
+    for obj in world.objects.values():
+        if obj.kind != "item":
+            objects.append(ObjectSpec(id=obj.id, name=obj.name, kind=obj.kind, room=obj.room, position=obj.position,
+                                      is_open=bool(obj.is_open), dummy=obj.dummy))
+            continue
+        where: dict[str, int | None] = {"on": obj.on, "inside": obj.inside}
+        if obj.held_by == agent:
+            where = {"on": hands, "inside": None}
+        elif obj.held_by is not None:
+            where = {"on": hands, "inside": None}  # a partner's load that serves no subgoal: out of the way
+            for index, predicate in enumerate(world.goal):
+                if predicate.object_name == obj.name and open_slots[index] > 0:
+                    open_slots[index] -= 1
+                    relation = "inside" if predicate.relation == "IN" else "on"
+                    where = {"on": None, "inside": None, relation: predicate.target_id}
+                    break
+        objects.append(ObjectSpec(id=obj.id, name=obj.name, kind="item", dummy=obj.dummy, **where))
+    starts = tuple(AgentStart(room=a.room, position=a.position) for a in world.agents.values())
+    episode = Episode(episode_id=base.episode_id, seed=base.seed, task=base.task, rooms=base.rooms, doors=base.doors,
+                      objects=tuple(objects), goal=base.goal, agent_starts=starts)
+    return TrueState(episode, {agent_id: list(state.holding) for agent_id, state in world.agents.items()})
+
+
+class RecordingMHP(MHPAgent):
+    """MHP that keeps CoELA-style episodic memory and snapshots itself whenever it picks a new plan.
+
+    The planner chooses among the affordances (minus recently failed ones); the message MHP may send before
+    acting is its template writer's doing, not a choice, so the recorded choice is always the planner's.
+    """
+
+    def __init__(self, name: str = "mhp", *, communicate: bool = True, actions_kept: int = 10,
+                 messages_kept: int = 3, probe: Any = None) -> None:
+        super().__init__(name=name, communicate=communicate)
+        self.windows = (actions_kept, messages_kept)
+        self.probe = probe  # agent id -> TrueState of this step, or None: no oracle label
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        super().reset(agent_id, env_info, seed)
+        self.env_info = env_info
+        self.episodic = EpisodicMemory(*self.windows)
+        self.snapshots: list[Snapshot] = []
+        self.observation: Observation | None = None
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        self.observation = observation
+        for message in observation.messages:
+            if message.sender != self.agent_id:
+                self.episodic.add_message(message.sender, message.text, message.step)
+        return super().act(observation)
+
+    def _stale(self, plan: Affordance) -> bool:
+        stale = super()._stale(plan)
+        if stale:
+            self.episodic.add_action(plan.text, self.belief.step, "interrupted")
+        return stale
+
+    def _trace(self, kind: str, **fields: Any) -> None:
+        if kind == "plan_end":
+            status = fields.get("status")
+            self.episodic.add_action(fields["plan"], self.belief.step, status if status in OUTCOMES else "failed")
+        super()._trace(kind, **fields)
+
+    def _next_plan(self) -> Affordance | None:
+        belief, episodic = copy.deepcopy(self.belief), copy.deepcopy(self.episodic)
+        self.after_message = None
+        picked = super()._next_plan()
+        choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
+        if choice is not None and choice.kind != "send_message" and self.observation is not None:
+            truth = self.probe(self.agent_id) if self.probe is not None else None
+            self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
+                                           belief, episodic, choice, truth))
+        return picked
+
+
+def oracle_label(truth: TrueState, agents: tuple[str, ...], agent: str, options: list[Affordance], *,
+                 config: Any, restarts: int) -> tuple[int | None, str | None, str]:
+    """(option index, the oracle's next subgoal, how it maps) for `agent`'s next step in the team plan.
+
+    The oracle's subgoal is its first planned step that is not grabbing what the agent already holds. It
+    maps `exact` onto the same listed action; else, for an object the agent does not know, onto checking
+    the container that hides it (`check`) or exploring its room (`explore`); else the index is None.
+    """
+    plan = list(plan_team(truth.episode, agents, config, restarts=restarts).steps.get(agent, []))
+    held = set(truth.holding.get(agent, []))
+    while plan and plan[0].kind == "gograb" and plan[0].target_id in held:
+        plan.pop(0)
+    if not plan:
+        return None, None, "none"
+    head = plan[0]
+    listed = {(o.kind, o.target_id): i for i, o in enumerate(options)}
+    if (head.kind, head.target_id) in listed:
+        return listed[(head.kind, head.target_id)], head.text, "exact"
+    room = head.room_id
+    if head.kind == "gograb":
+        obj = truth.episode.object(head.target_id)  # type: ignore[arg-type]
+        if obj.inside is not None and ("gocheck", obj.inside) in listed:
+            return listed[("gocheck", obj.inside)], head.text, "check"
+        room = truth.episode.object(obj.inside if obj.inside is not None else obj.on).room  # type: ignore[arg-type]
+    if ("goexplore", room) in listed:
+        return listed[("goexplore", room)], head.text, "explore"
+    return None, head.text, "unmapped"
+
+
+def split_of(episode_id: str, seed: int, splits: tuple[tuple[str, float], ...] = SPLITS) -> str:
+    """The split an episode belongs to, from a hash of seed and id: stable whatever else is generated."""
+    digest = hashlib.sha256(f"{seed}:{episode_id}".encode()).digest()
+    point, edge = int.from_bytes(digest[:8], "big") / 2**64, 0.0
+    for name, share in splits:
+        edge += share
+        if point < edge:
+            return name
+    return splits[-1][0]
+
+
+@dataclass
+class Rendered:
+    """What the action-choice node sees at one decision point, and the prompt it sends."""
+
+    facts: dict[str, Any]
+    options: list[Affordance]
+    messages: list[dict[str, str]]
+    prompt_env: str
+
+
+class DecisionRenderer:
+    """Replays a snapshot through a spec's retrieve, list-actions and choose-action nodes."""
+
+    def __init__(self, spec: str | Path | LoadedSpec = "coela") -> None:
+        self.loaded = spec if isinstance(spec, LoadedSpec) else load_spec(spec)
+        uses = {node.use: node_id for node_id, node in self.loaded.spec.nodes.items()}
+        missing = [u for u in ("memory.retrieve", "planning.list_actions", "planning.choose_action") if u not in uses]
+        if missing:
+            raise ValueError(f"spec {self.loaded.spec.name!r} has no node using {', '.join(missing)}")
+        self.ids = uses
+
+    def choose_context(self, resources: AgentResources | None = None) -> Any:
+        return node_context(self.loaded, self.ids["planning.choose_action"], resources)
+
+    def render(self, snap: Snapshot, agents: list[str]) -> Rendered:
+        """Facts, options and chat messages exactly as the spec's nodes would produce them for this snapshot."""
+        kit = envs.agent_kit(snap.env_info["env"], snap.env_info)
+        memory = AgentMemory(semantic=copy.deepcopy(snap.belief), episodic=snap.episodic, procedural=kit.skillbook)
+        resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory, skillbook=kit.skillbook,
+                                   affordances=kit.affordances, kit=kit, extra={"agents": list(agents)})
+        facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
+        listed = self._run("planning.list_actions", {"message": None}, resources)
+        return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env)
+
+    def _run(self, use: str, state: dict[str, Any], resources: AgentResources) -> dict[str, Any]:
+        return NODES.get(use).fn(state, node_context(self.loaded, self.ids[use], resources))
+
+    def messages(self, facts: dict[str, Any], actions: list[str], resources: AgentResources | None = None,
+                 params: dict[str, Any] | None = None) -> list[dict[str, str]]:
+        """The chat messages `planning.choose_action` sends for these facts and options (params override the
+        spec's, e.g. `{"answer_format": "text"}`)."""
+        ctx = self.choose_context(resources or AgentResources(env="cwah"))
+        if params:
+            ctx.params = ctx.params.model_copy(update=params)
+        predict = ctx.program.predict
+        return adapter_for(ctx).format(predict.signature, predict.demos, {"context": dict(facts), "options": actions})
+
+
+def _member(name: str, probe: Any, windows: tuple[int, int]) -> Any:
+    if name in RECORDED:
+        return RecordingMHP(name, communicate=RECORDED[name], actions_kept=windows[0], messages_kept=windows[1],
+                            probe=probe)
+    if name in registered_baselines():
+        return make_baseline(name)  # plays, but has no belief to record
+    raise ValueError(f"team member {name!r} cannot be recorded; use {', '.join(RECORDED)} (or other baselines "
+                     f"as unrecorded partners: {', '.join(registered_baselines())})")
+
+
+def episode_ids(episode_set: str, limit: int | None = None) -> list[str]:
+    size = episode_sets().get(episode_set, 0)
+    if not size:
+        raise ValueError(f"unknown episode set {episode_set!r}; sets: {', '.join(episode_sets())}")
+    return [f"{episode_set}/{i}" for i in range(min(size, limit or size))]
+
+
+def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
+                      oracle_restarts: int = 300, env_options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Play one episode with the team and return its decision points as JSON-ready records."""
+    env = envs.make(env_name, episode=episode, num_agents=len(team), **(env_options or {}))
+
+    def probe(agent: str) -> TrueState:  # plan_team's cache serves repeated decisions within a step
+        return true_state(env, agent)
+
+    params = renderer.loaded.spec.params
+    windows = (int(params.get("actions_kept", 10)), int(params.get("messages_kept", 3)))
+    members = [_member(name, probe, windows) for name in team]
+    run_episode(env, members, seed=seed)
+    agents = tuple(env.possible_agents)
+    snapshots = sorted((s for m in members if isinstance(m, RecordingMHP) for s in m.snapshots),
+                       key=lambda s: (s.observation.step, agents.index(s.agent), s.number))
+    split = split_of(env.episode.episode_id, seed)
+    records = []
+    for snap in snapshots:
+        seen = renderer.render(snap, list(agents))
+        texts = [o.text for o in seen.options]
+        if snap.choice.text not in texts:
+            continue  # cannot happen while MHP chooses from the same affordances; never label a wrong index
+        oracle = (None, None, "none")
+        if snap.truth is not None:
+            oracle = oracle_label(snap.truth, agents, snap.agent, seen.options, config=env.config,
+                                  restarts=oracle_restarts)
+        records.append({
+            "id": f"{env_name}/{env.episode.episode_id}/{snap.agent}/{snap.number:03d}",
+            "env": env_name, "episode": env.episode.episode_id, "step": snap.observation.step, "agent": snap.agent,
+            "split": split, "team": list(team), "facts": seen.facts, "options": texts,
+            "expert_index": texts.index(snap.choice.text), "expert_choice": snap.choice.text,
+            "oracle_index": oracle[0], "oracle_choice": None if oracle[0] is None else texts[oracle[0]],
+            "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
+            "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
+        })
+    return records
+
+
+def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str] | None = None, *,
+             limit_episodes: int | None = None, seed: int = 0, spec: str = "coela", oracle_restarts: int = 300,
+             env_options: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+    """Decision points of every episode of a set, episode by episode, in a fixed order."""
+    renderer = DecisionRenderer(spec)
+    for episode in episode_ids(episode_set, limit_episodes):
+        yield from episode_decisions(env_name, episode, team or ["mhp", "mhp"], renderer=renderer, seed=seed,
+                                     oracle_restarts=oracle_restarts, env_options=env_options)
+
+
+def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: str | Path) -> dict[str, Any]:
+    """Write one decision per line and return a summary (counts per split and oracle mapping)."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    count, episodes, splits, matches = 0, set(), Counter(), Counter()
+    with path.open("w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(record, ensure_ascii=False) + "\n")
+            count += 1
+            episodes.add(record["episode"])
+            splits[record["split"]] += 1
+            matches[record["oracle_match"]] += 1
+    labelled = sum(n for kind, n in matches.items() if kind in ("exact", "check", "explore"))
+    return {"path": str(path), "decisions": count, "episodes": len(episodes), "splits": dict(sorted(splits.items())),
+            "oracle_labelled": labelled, "oracle_match": dict(sorted(matches.items()))}
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    with Path(path).open(encoding="utf-8") as lines:
+        return [json.loads(line) for line in lines if line.strip()]
