@@ -191,6 +191,10 @@ class Discussion:
     # ------------------------------------------------------------------ results of the LLM nodes
     def designed(self, plan: str, step: int) -> str | None:
         """Take the designer's new plan (empty: the design failed, keep the old); return the broadcast, if any."""
+        if self.mode == "refine" and plan == self.meta_plan:
+            self.open, self.mode = False, "adapt"
+            self._note(step, f"refinement of {self.version}.{self.round} unchanged: keep the plan")
+            return None  # asking again about the same plan would only cost steps
         if self.mode == "refine":
             self.round += 1
         else:

@@ -30,6 +30,7 @@ _LINE_SEPARATOR = " // "
 _RELATIONS = re.compile(r"\b(on|in|inside)\b", re.IGNORECASE)
 _INTENT_WORDS = {"on": "onto", "in": "into", "inside": "into"}
 _PLAN_LINE = re.compile(r"^(?P<name>[A-Za-z][A-Za-z_-]{0,30})\s*:\s*(?P<task>.+)$")
+_HEADING = re.compile(r"^(?P<name>[A-Za-z][A-Za-z_-]{0,30})\s*:\s*(?P<task>.*)$")
 MAX_BODY_CHARS = 600  # a received body is cut here whatever the sender's environment allowed
 
 
@@ -101,23 +102,26 @@ def _cut(text: str, limit: int) -> str:
 def parse_meta_plan(text: str, names: list[str], max_chars: int = 420) -> str:
     """Read a model's meta-plan into the fixed format: one `Name: subtasks` line per teammate, in team order.
 
-    Lines for unknown names, bullets and decoration are dropped; the first line per teammate wins. A reply
-    with no such line is kept as one free-form line (a weak model's plan is still a plan). Each line is cut
+    A teammate's line may also be a `Name:` heading over bullet lines, which are joined; lines under unknown
+    names and decoration are dropped, and the first heading per teammate wins. A reply naming nobody is kept
+    as one free-form line (a weak model's plan is still a plan). Each line is cut
     so the whole plan fits `max_chars`, and the result is neutralized (see the module docstring).
     """
     canonical = {name.lower(): name for name in names}
-    by_name: dict[str, str] = {}
+    tasks: dict[str, list[str]] = {}
+    current: str | None = None  # the teammate whose bullet list is being read
     for raw in (text or "").splitlines():
-        line = raw.strip().lstrip("-*•>#").strip().replace("**", "")
-        line = re.sub(r"^\d+[.)]\s*", "", line)
-        match = _PLAN_LINE.match(line)
-        if match is None:
-            continue
-        key = match["name"].lower()
-        task = " ".join(match["task"].split()).strip(" \"'")
-        if key in canonical and key not in by_name and task:
-            by_name[key] = f"{canonical[key]}: {task}"
-    lines = [by_name[n.lower()] for n in names if n.lower() in by_name]
+        line = re.sub(r"^\d+[.)]\s*", "", raw.strip().lstrip("-*•>#").strip().replace("**", ""))
+        match = _HEADING.match(line)
+        if match is not None:
+            key = match["name"].lower()
+            current = key if key in canonical and key not in tasks else None
+            if current is not None:
+                tasks[current] = []
+            line = match["task"]
+        if current is not None and line.strip(" \"'"):
+            tasks[current].append(" ".join(line.split()).strip(" \"'").rstrip(".;,"))
+    lines = [f"{canonical[k]}: {', '.join(tasks[k])}" for k in (n.lower() for n in names) if tasks.get(k)]
     if not lines:
         free = " ".join((text or "").split()).strip(" \"'")
         lines = [free] if free else []
