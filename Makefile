@@ -8,6 +8,7 @@ UV_VERSION := 0.13.9
 LLAMA_PIN := $(shell grep -E '^llama-cpp-python==' requirements.lock)
 INSTALLED := $(VENV)/.installed
 MODEL_PROFILES ?= local
+WHEELS ?= $(HOME)/.cache/coopgraph/wheels
 export ANONYMIZED_TELEMETRY := False
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
@@ -23,8 +24,14 @@ $(BIN)/uv: $(BIN)/python
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check uv==$(UV_VERSION)
 
 $(INSTALLED): $(BIN)/uv requirements.lock pyproject.toml setup.py scripts/llama_cmake_args.sh
-	@echo "Installing llama-cpp-python (compiled once per machine, ~4-13 min the first time; cached after)"
-	$(BIN)/uv pip install --python $(BIN)/python -C "cmake.args=$$(scripts/llama_cmake_args.sh | tr ' ' ';')" "$(LLAMA_PIN)"
+	@args="$$(scripts/llama_cmake_args.sh)"; \
+	dir="$(WHEELS)/$$(printf '%s %s' "$(LLAMA_PIN)" "$$args" | sha256sum | cut -c1-16)"; \
+	if ! ls "$$dir"/llama_cpp_python-*.whl >/dev/null 2>&1; then \
+	  echo "Building llama-cpp-python once for this machine (about 4 minutes on 2 cores; kept in $$dir)"; \
+	  $(BIN)/python -m pip wheel --quiet --disable-pip-version-check --no-deps -w "$$dir" \
+	    --config-settings "cmake.args=$$(echo $$args | tr ' ' ';')" "$(LLAMA_PIN)"; \
+	fi; \
+	$(BIN)/uv pip install --python $(BIN)/python "$$dir"/llama_cpp_python-*.whl
 	$(BIN)/uv pip install --python $(BIN)/python -r requirements.lock
 	$(BIN)/uv pip install --python $(BIN)/python --no-deps -e .
 	touch $(INSTALLED)
