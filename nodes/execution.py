@@ -10,6 +10,12 @@ from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node, router
 
 
+def history_text(plan: Any, limit: int = 80) -> str:
+    """How a plan reads in the action history: a sent message is cut short (its full text is in the dialogue)."""
+    text = plan.text
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
 @node("planning.list_actions", reads=("message",), writes=("actions", "options"))
 def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief."""
@@ -25,7 +31,7 @@ def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     decisions = state.get("decisions", 0) + 1
     running = ctx.memory.plan
     if running is not None:  # a message arrived mid-plan and the planner was asked again
-        ctx.memory.episodic.add_action(running.text, state["observation"].step, "interrupted")
+        ctx.memory.episodic.add_action(history_text(running), state["observation"].step, "interrupted")
     if index is None or not 0 <= index < len(options):
         ctx.memory.plan = None
         return {"plan_status": "none", "decisions": decisions}
@@ -50,7 +56,7 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         if step.action.message:  # my own words belong in the dialogue history too (partners' arrive by perception)
             ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.step)
         return {"action": step.action, "plan_status": status}
-    ctx.memory.episodic.add_action(plan.text, obs.step, status)
+    ctx.memory.episodic.add_action(history_text(plan), obs.step, status)
     ctx.memory.plan = None
     if ctx.tracer is not None:
         ctx.tracer.event("plan_end", step=obs.step, plan=plan.text, status=status, reason=step.reason)

@@ -9,6 +9,8 @@ run time (one spec for designer and evaluators); the state of the discussion liv
 
 from __future__ import annotations
 
+import re
+from dataclasses import replace
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,6 +23,8 @@ from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, TextParams, Te
 from coopgraph.nodes.registry import node, router
 
 VERDICTS = ["yes, we follow it as it is", "no, it should change"]
+_PROTOCOL_LINE = re.compile(r'^\w+: "\[capo (plan|feedback|progress) ')
+_SENT_DISCUSSION = re.compile(r'^(\[send_message\] <"\[capo [^\]]{1,40}\]).*$', re.DOTALL)
 
 
 class MetaPlanProgram(TextProgram):
@@ -205,10 +209,25 @@ def say(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     return {"actions": [option.text], "options": [option], "choice": option.text, "choice_index": 0}
 
 
+def _without_discussion(facts: dict[str, Any], memory: Any) -> dict[str, Any]:
+    """The chooser's dialogue and action history without the discussion's bodies: the plan is shown once, apart."""
+    dialogue = [line for line in str(facts.get("dialogue") or "").splitlines() if not _PROTOCOL_LINE.search(line)]
+    facts = {**facts, "dialogue": "\n".join(dialogue)}
+    records = getattr(memory.episodic, "actions", None)
+    if records is not None:
+        short = [replace(r, text=_SENT_DISCUSSION.sub(r'\1 ...">', r.text)).render() for r in records]
+        facts["previous_actions"] = "; ".join(short)
+    return facts
+
+
 @node("metaplan.brief", reads=("facts", "observation"), writes=("facts",))
 def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
-    """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees."""
-    facts = dict(state.get("facts") or {})
+    """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees.
+
+    Discussion messages are dropped from the dialogue and shortened in the action history (as in the paper's
+    plan-parsing prompt, which has no dialogue): the chooser sees the plan once, not every round of it.
+    """
+    facts = _without_discussion(dict(state.get("facts") or {}), ctx.memory)
     discussion: Discussion | None = ctx.memory.notes.get("capo")
     if discussion is None or not discussion.meta_plan:
         return {"facts": {**facts, "meta_plan": "", "my_part": "", "plan_status": "none"}}

@@ -22,12 +22,15 @@ _LABEL = r"<(\w+)>\s*\((\d+)\)"
 _PLACED = re.compile(rf"{_LABEL}[^<.;!?]{{0,40}}?\b(in|inside|on)\b[^<.;!?]{{0,20}}?{_LABEL}")
 _EMPTY_WORDS = re.compile(r"\b(empty|nothing|no goal|checked|already looked)\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.;!?|]+")
+_INTENT_WORDS = re.compile(r"\b(will|going to|gonna|should|plan|let's|let us|next|could you|can you)\b", re.IGNORECASE)
 
 
 def read_free_text(belief: Belief, message: Message) -> None:
     """Facts stated in free text: `<x> (i) in/on <y> (j)` places x; a sentence saying a container is
     empty or checked marks it checked."""
     for sentence in _SENTENCES.findall(message.text):
+        if _INTENT_WORDS.search(sentence):
+            continue  # "I will put <x> on <y>" is an intention, not where x is
         for name, oid, relation, holder, hid in _PLACED.findall(sentence):
             if holder in ROOM_TYPES or name in CONTAINER_CLASSES | SURFACE_CLASSES:
                 continue

@@ -138,6 +138,9 @@ def test_the_chooser_sees_the_meta_plan_and_its_part_and_a_plan_adds_no_action()
     choices = [m[-1].content for m, _ in lm.chat_model.calls if "Available actions:" in m[-1].content]
     assert choices and "Meta-plan (" in choices[-1] and "My part: [gograb] <safe> (9999)" in choices[-1]
     assert all("(9999)" not in prompt.split("Available actions:")[1] for prompt in choices)
+    last = choices[-1]  # the discussion is shown once, as the plan: not in the dialogue, cut short in the history
+    assert 'bob: "[capo' not in last and '[send_message] <"[capo plan 1.1] ...">' in last
+    assert last.count("explore <kitchen> (60)") == 1
 
 
 def test_every_capo_spec_validates_compiles_and_says_what_it_ablates() -> None:
