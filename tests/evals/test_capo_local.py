@@ -13,8 +13,10 @@ pytestmark = pytest.mark.slow
 
 
 def test_two_capo_agents_discuss_and_play_a_short_episode_with_the_embedded_model(local_lm, tmp_path: Path) -> None:
-    payload = run_configured("cwah", {}, "test/0", ["capo", "capo"], lambda: local_lm, 10, tmp_path, seed=0)
-    assert payload["steps"] == 10 or payload["success"]
+    # one discussion round keeps the CPU time of CI bounded; the round budget itself is tested with fakes
+    payload = run_configured("cwah", {}, "test/0", ["capo-rounds1", "capo-rounds1"], lambda: local_lm, 7, tmp_path,
+                             seed=0)
+    assert payload["steps"] == 7 or payload["success"]
     events = read_events(payload["trace_path"])
     discussion = [e for e in events if e["type"] == "discussion"]
     assert any(e["agent"] == "alice" and e["what"].endswith("plan 1.1") for e in discussion)
