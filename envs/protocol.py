@@ -177,6 +177,9 @@ class PrimitiveAction(BaseModel):
         return cls(kind=kind)
 
 
+
+WAIT = PrimitiveAction(kind="wait")  # the idle action: what an agent sends when it has nothing to do
+
 class Affordance(BaseModel):
     """A high-level action an agent may choose, e.g. `[gocheck] <fridge> (165)`; the skill book runs it."""
 

@@ -11,15 +11,13 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph.envs import agent_kit
-from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.envs.protocol import WAIT, Observation, PrimitiveAction
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.memory.episodic import EpisodicMemory
 from coopgraph.memory.vector_store import VectorMemory
 from coopgraph.nodes.context import AgentResources
-
-IDLE = PrimitiveAction(kind="wait")
 
 
 class GraphAgent:
@@ -69,4 +67,4 @@ class GraphAgent:
         state = self.graph.invoke(
             {"step": observation.step, "observation": observation, "decisions": 0}, context=self.resources
         )
-        return state.get("action") or IDLE
+        return state.get("action") or WAIT

@@ -15,9 +15,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
 
-from coopgraph.envs.protocol import Message, PrimitiveAction, TeamMember
-
-IDLE = PrimitiveAction(kind="wait")
+from coopgraph.envs.protocol import WAIT, Message, TeamMember
 
 
 class EpisodeResult(BaseModel):
@@ -103,7 +101,7 @@ def run_episode(
     while env.agents and steps < horizon:
         actions = {}
         for agent in env.agents:
-            actions[agent] = IDLE if idle_until[agent] > steps else members[agent].act(observations[agent])
+            actions[agent] = WAIT if idle_until[agent] > steps else members[agent].act(observations[agent])
         observations, _, terminations, truncations, infos = env.step(actions)
         steps += 1
         record: dict[str, Any] = {}

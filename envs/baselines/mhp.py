@@ -22,9 +22,8 @@ from coopgraph.envs.baselines.templates import (
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief, PartnerIntent
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT, Affordance, Observation, PrimitiveAction, SkillStatus
 
-WAIT = PrimitiveAction(kind="wait")
 RETRY_AFTER_STEPS = 10  # a plan that failed is not chosen again for this long
 
 

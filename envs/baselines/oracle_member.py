@@ -11,9 +11,7 @@ from typing import Any
 from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction, SkillStatus
-
-WAIT = PrimitiveAction(kind="wait")
+from coopgraph.envs.protocol import WAIT, Affordance, Observation, PrimitiveAction, SkillStatus
 
 
 class OracleAgent:
