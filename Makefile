@@ -7,13 +7,13 @@ BIN := $(VENV)/bin
 UV_VERSION := 0.13.9
 LLAMA_PIN := $(shell grep -E '^llama-cpp-python==' requirements.lock)
 INSTALLED := $(VENV)/.installed
-MODEL_PROFILES ?= local
+MODEL_PROFILES ?= local local-coop
 WHEELS ?= $(HOME)/.cache/coopgraph/wheels
 export ANONYMIZED_TELEMETRY := False
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup models demo test lint lock bench clean-venv
+.PHONY: setup models demo test lint lock bench clean-venv distill-env
 
 setup: $(INSTALLED) models
 
@@ -58,3 +58,12 @@ bench: setup
 
 clean-venv:
 	rm -rf $(VENV)
+
+# Training environment for `coopgraph distill` only (PyTorch CPU, transformers, peft, gguf): kept apart so
+# torch never enters the default install. pip, not uv: the CPU build of torch 2.13.0 is found by pip alone.
+DISTILL_VENV := .venv-distill
+distill-env: $(DISTILL_VENV)/.installed
+$(DISTILL_VENV)/.installed: requirements-distill.txt
+	$(PYTHON) -m venv $(DISTILL_VENV)
+	$(DISTILL_VENV)/bin/python -m pip install --quiet --disable-pip-version-check -r requirements-distill.txt
+	touch $@

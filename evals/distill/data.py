@@ -1,0 +1,52 @@
+"""Prompt/completion pairs for distillation, rendered byte for byte as the `local-coop` server will see them.
+
+The node's adapter renders the chat messages (the same path episodes use), and llama-cpp-python's own chat
+formatter turns them into the prompt string, so training never guesses at the serving format.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from llama_cpp.llama_chat_format import format_chatml
+
+from coopgraph.evals.decisions import DecisionRenderer
+from coopgraph.llm.constraints import letter
+
+#: What the distilled profile answers with: the letter at once, no reasoning line (it was never taught one).
+DISTILL_PARAMS: dict[str, Any] = {"answer_format": "letter", "reasoning_chars": 0}
+
+
+def chat_prompt(messages: list[dict[str, str]]) -> str:
+    """The prompt text the server builds from these messages with the profile's chat format (ChatML)."""
+    return format_chatml(messages).prompt
+
+
+def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "expert") -> dict[str, Any] | None:
+    """One training pair, or None for a point the node answers without a call (a single option) or an
+    unlabelled one (`label="oracle"` where the oracle's plan does not map onto the list)."""
+    index = decision[f"{label}_index"]
+    if len(decision["options"]) < 2 or index is None:
+        return None
+    messages = renderer.messages(decision["facts"], decision["options"], params=DISTILL_PARAMS)
+    return {"id": decision["id"], "split": decision["split"], "prompt": chat_prompt(messages),
+            "completion": f"Answer: {letter(index)}", "n_options": len(decision["options"])}
+
+
+def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = "coela",
+                   label: str = "expert") -> dict[str, int]:
+    """Write the pairs as JSONL; returns how many went to each split."""
+    renderer = DecisionRenderer(spec)
+    counts: dict[str, int] = {}
+    out.parent.mkdir(parents=True, exist_ok=True)
+    with out.open("w") as fh:
+        for decision in decisions:
+            pair = example(decision, renderer, label)
+            if pair is None:
+                continue
+            counts[pair["split"]] = counts.get(pair["split"], 0) + 1
+            fh.write(json.dumps(pair, sort_keys=True) + "\n")
+    return counts
