@@ -7,6 +7,7 @@ numbers the papers report sit in their own column headed "paper (SOURCE)", so no
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -203,6 +204,26 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     return tables
 
 
+def planner_table(folder: Path) -> Table | None:
+    """Decision quality per planner, from the agreement bench's `--save FOLDER/planners/*.json` summaries."""
+    summaries = []
+    for path in sorted((folder / "planners").glob("*.json")):
+        try:
+            summaries.append(json.loads(path.read_text(encoding="utf-8")))
+        except (OSError, ValueError):
+            continue
+    if not summaries:
+        return None
+    columns = [Column("label", "Planner", "text"), Column("decisions", "Decisions", "num", 0),
+               Column("agree_mhp", "Agrees with MHP", "pct"), Column("agree_oracle", "Agrees with oracle", "pct"),
+               Column("answer_is_first", "Answers first option", "pct"), Column("invalid", "Invalid", "pct"),
+               Column("random_mhp", "Random vs MHP", "pct"), Column("median_latency_s", "Median latency (s)", "num", 2),
+               Column("mean_prompt_tokens", "Prompt tokens / call", "num", 0)]
+    return Table("planners", "Planner quality on held-out decision points", columns, summaries,
+                 "From `evals/bench/decision_agreement.py --save`: each planner chooses on expert decision points "
+                 "(docs/decisions.md); episode steps for teams on these planners are in the tables above.")
+
+
 def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write report.md, one CSV per table and the plots; return per-team summaries and the files."""
     from coopgraph.evals import plots
@@ -229,6 +250,12 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
             sections += [f"![{path.stem}]({path.name})", ""]
             files.append(str(path))
         all_rows += [r for rows in result.teams.values() for r in rows]
+    planners = planner_table(folder)
+    if planners is not None:
+        sections.append(planners.markdown())
+        path = out_dir / "planners.csv"
+        path.write_text(planners.csv(), encoding="utf-8")
+        files.append(str(path))
     noise_plot = plots.tokens_vs_noise(all_rows, out_dir / "prompt-tokens-vs-dummy-objects.png")
     if noise_plot is not None:
         sections += ["## Prompt tokens per decision vs dummy objects", "", f"![noise]({noise_plot.name})", ""]

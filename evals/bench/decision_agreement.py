@@ -159,6 +159,9 @@ def main() -> None:
     parser.add_argument("--cache", action="store_true", help="use the on-disk response cache (latency then lies)")
     parser.add_argument("--rows", type=Path, help="also write one JSON row per decision here")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--save", type=Path, help="also write the summary here, e.g. RUNS/planners/NAME.json, "
+                        "which `coopgraph report RUNS` shows as the planner table")
+    parser.add_argument("--label", default=None, help="the planner's name in that table (default: the LLM setting)")
     args = parser.parse_args()
 
     from coopgraph.llm.factory import make_lm
@@ -182,7 +185,12 @@ def main() -> None:
         args.rows.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
     summary = summarize(rows) | {"llm": args.llm, "answer_format": args.answer_format, "shuffle": args.shuffle,
                                  "reasoning_chars": args.reasoning_chars, "pool": len(decisions),
-                                 "wall_s": round(time.perf_counter() - started, 1)}
+                                 "wall_s": round(time.perf_counter() - started, 1), "spec": args.spec,
+                                 "data": str(args.data or f"{args.team} {args.env} {args.set}"),
+                                 "label": args.label or args.llm}
+    if args.save:
+        args.save.parent.mkdir(parents=True, exist_ok=True)
+        args.save.write_text(json.dumps(summary, indent=1) + "\n", encoding="utf-8")
     if args.json:
         print(json.dumps(summary))
         return

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+import json
 from pathlib import Path
 from typing import Any
 
@@ -89,3 +90,27 @@ def test_the_noise_plot_appears_when_runs_vary_the_dummy_objects(tmp_path: Path)
     data = write_report(tmp_path)
     assert any(f.endswith("prompt-tokens-vs-dummy-objects.png") for f in data["files"])
     assert {t["suite"] for t in data["teams"]} == {"abl", "abl0"}
+
+
+def test_planner_summaries_become_their_own_table(tmp_path: Path) -> None:
+    _store(tmp_path)
+    planners = tmp_path / "planners"
+    planners.mkdir()
+    base = {"decisions": 100, "agree_oracle": 0.5, "answer_is_first": 0.1, "invalid": 0.0, "random_mhp": 0.16,
+            "mean_prompt_tokens": 450.0}
+    (planners / "a.json").write_text(json.dumps({**base, "label": "local", "agree_mhp": 0.27,
+                                                 "median_latency_s": 6.5}))
+    (planners / "b.json").write_text(json.dumps({**base, "label": "local-coop", "agree_mhp": 0.81,
+                                                 "median_latency_s": 0.4}))
+    (planners / "broken.json").write_text("{not json")
+    data = write_report(tmp_path)
+    text = Path(data["report"]).read_text(encoding="utf-8")
+    assert "Planner quality on held-out decision points" in text
+    assert "| local | 100 | 27% |" in text and "| local-coop | 100 | 81% |" in text and "| 0.40 |" in text
+    with open(tmp_path / "report" / "planners.csv", encoding="utf-8") as handle:
+        assert [r["label"] for r in csv.DictReader(handle)] == ["local", "local-coop"]
+
+
+def test_no_planner_table_without_summaries(tmp_path: Path) -> None:
+    _store(tmp_path)
+    assert "Planner quality" not in Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
