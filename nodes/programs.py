@@ -215,14 +215,21 @@ class ChoiceParams(BaseModel):
 
 
 def adapter_for(ctx: Any) -> JinjaAdapter:
-    """The adapter that renders this node's template with this node's params."""
+    """The adapter that renders this node's template with this node's params.
+
+    An LLM profile may cap the reasoning line (`reasoning_chars_max`): a distilled model was taught to answer at
+    once, and asking it to reason first would put it outside what it learned."""
     params = ctx.params
+    reasoning = getattr(params, "reasoning_chars", 0)
+    cap = (getattr(ctx.resources.lm, "settings_public", None) or {}).get("reasoning_chars_max")
+    if cap is not None:
+        reasoning = min(reasoning, cap)
     return JinjaAdapter(
         ctx.prompt,
         env_name=ctx.resources.env,
         node_name=ctx.name,
         answer_format=getattr(params, "answer_format", "letter"),
-        reasoning_chars=getattr(params, "reasoning_chars", 0),
+        reasoning_chars=reasoning,
         max_tokens=getattr(params, "max_tokens", 120),
         retries=getattr(params, "retries", 2),
     )

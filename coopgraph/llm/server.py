@@ -63,6 +63,12 @@ def alive(pid: int) -> bool:
 
 def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[str]:
     s = settings
+    spec = model_files.MODEL_FILES.get(s.model)
+    extra: list[str] = []
+    if spec is not None and spec.adapter is not None:
+        extra += ["--lora_path", str(model_files.adapter_path(s.model))]
+    if spec is not None and spec.chat_format is not None:
+        extra += ["--chat_format", spec.chat_format]
     return [
         sys.executable, "-m", "llama_cpp.server",
         "--model", str(model_path), "--model_alias", s.model,
@@ -74,6 +80,7 @@ def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[s
         # still reuses the prefix shared with the previous prompt, which is why templates put stable text first.
         "--cache", "false",
         "--verbose", "false",
+        *extra,
     ]
 
 

@@ -41,6 +41,8 @@ class LLMSettings(BaseModel):
     max_retries: int = Field(default=2, ge=0)
     n_ctx: int = 4096
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
+    reasoning_chars_max: int | None = Field(
+        default=None, description="cap on choice nodes' reasoning line (a distilled model answers at once)")
 
     def public(self) -> dict[str, object]:
         data = self.model_dump(exclude={"api_key"})
@@ -52,6 +54,7 @@ def parse_setting(setting: str | None = None, **overrides: object) -> LLMSetting
     """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ..."""
     setting = (setting or os.environ.get("COOPGRAPH_LLM") or "local").strip()
     if setting in MODEL_FILES:
+        overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
         return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
     kind, _, model = setting.partition(":")
     if kind in REMOTE_KINDS and model:

@@ -52,3 +52,25 @@ def test_tampered_file_is_no_longer_installed(monkeypatch, tmp_path: Path) -> No
 def test_unknown_profile_lists_profiles() -> None:
     with pytest.raises(ModelFileError, match="local, local-tiny"):
         model_files.model_path("huge")
+
+
+def test_adapter_hash_is_checked_before_use(monkeypatch, tmp_path: Path) -> None:
+    adapter = tmp_path / "a.gguf"
+    adapter.write_bytes(b"lora")
+    good = hashlib.sha256(b"lora").hexdigest()
+    monkeypatch.setattr(model_files, "ADAPTERS_DIR", tmp_path)
+    monkeypatch.setitem(model_files.MODEL_FILES, "fake", ModelFile("fake", "f.gguf", "0" * 64, (), "fake",
+                                                                   adapter="a.gguf", adapter_sha256=good))
+    assert model_files.adapter_path("fake") == adapter
+    adapter.write_bytes(b"tampered")
+    with pytest.raises(ModelFileError, match=f"expected {good}"):
+        model_files.adapter_path("fake")
+    adapter.unlink()
+    with pytest.raises(ModelFileError, match="missing"):
+        model_files.adapter_path("fake")
+
+
+def test_shipped_local_coop_adapter_matches_its_pin() -> None:
+    path = model_files.adapter_path("local-coop")
+    assert path is not None and path.stat().st_size < 20_000_000
+    assert model_files.adapter_path("local") is None

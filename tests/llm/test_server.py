@@ -36,3 +36,10 @@ def test_two_processes_share_one_server(local_lm) -> None:
            "print(local_url(parse_setting('local')))"
     other = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
     assert other.stdout.strip() == here
+
+
+def test_local_coop_serves_the_base_with_its_adapter_and_chat_format() -> None:
+    command = server_module.server_command(parse_setting("local-coop"), Path("/m.gguf"), 1234)
+    assert Path(command[command.index("--lora_path") + 1]).name == "local-coop.gguf"
+    assert command[command.index("--chat_format") + 1] == "chatml"
+    assert "--lora_path" not in server_module.server_command(parse_setting("local"), Path("/m.gguf"), 1234)

@@ -31,3 +31,20 @@ def test_vllm_gets_guided_decoding_backend(monkeypatch) -> None:
 def test_unknown_setting_lists_what_exists() -> None:
     with pytest.raises(LLMSettingError, match="local-tiny.*openai:MODEL"):
         parse_setting("gpt5")
+
+
+def test_distilled_profile_caps_reasoning_and_nodes_obey() -> None:
+    from coopgraph.graphs.compiler import node_context
+    from coopgraph.graphs.loader import load_spec
+    from coopgraph.nodes.context import AgentResources
+    from coopgraph.nodes.programs import adapter_for
+    from coopgraph.testing import scripted_lm
+
+    assert parse_setting("local-coop").reasoning_chars_max == 0
+    assert parse_setting("local").reasoning_chars_max is None
+    lm = scripted_lm(["Answer: A"])
+    loaded = load_spec("coela")
+    ctx = node_context(loaded, "choose_action", AgentResources(env="cwah", lm=lm))
+    assert adapter_for(ctx).reasoning_chars == 160
+    lm.settings_public = parse_setting("local-coop").public()
+    assert adapter_for(ctx).reasoning_chars == 0

@@ -1,0 +1,37 @@
+"""The distilled `local-coop` profile for real (slow, run in CI): Gemma 270M + the shipped LoRA adapter."""
+
+from __future__ import annotations
+
+import pytest
+
+from coopgraph.evals.decisions import DecisionRenderer, generate
+from coopgraph.llm import model_files
+from coopgraph.llm.factory import make_lm
+from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.programs import adapter_for, run_program
+
+pytestmark = pytest.mark.slow
+
+
+@pytest.fixture(scope="module")
+def coop_lm():
+    if not model_files.is_installed("local-coop"):
+        pytest.fail("the local-coop base model is not installed; run `make setup` (make test does it)")
+    return make_lm("local-coop", cache=False)
+
+
+def test_answers_test_house_decisions_at_once_with_a_listed_letter(coop_lm) -> None:
+    points = [d for d in generate("cwah", "test", ["mhp", "mhp"], limit_episodes=1, oracle_restarts=10)
+              if len(d["options"]) >= 3][:6]
+    renderer = DecisionRenderer("coela")
+    ctx = renderer.choose_context(AgentResources(env="cwah", lm=coop_lm))
+    adapter = adapter_for(ctx)
+    assert adapter.reasoning_chars == 0
+    agree = 0
+    for point in points:
+        prediction = run_program(ctx.program, adapter, coop_lm, context=dict(point["facts"]), options=point["options"])
+        assert prediction.valid and prediction.raw.startswith("Answer: ")
+        agree += prediction.index == point["expert_index"]
+    assert coop_lm.usage.calls == len(points)
+    assert coop_lm.usage.completion_tokens <= 4 * len(points)
+    assert agree >= len(points) // 2, f"agreed on {agree} of {len(points)}: is the adapter loaded?"
