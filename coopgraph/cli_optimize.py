@@ -99,8 +99,8 @@ def distill(
     spec: str = typer.Option("coela", "--spec", help="graph spec whose choice prompt is distilled"),
     limit: int = typer.Option(900, "--limit", min=1, help="training pairs (about 2.3 s each on 2 cores)"),
     epochs: float = typer.Option(1.0, "--epochs", min=0.01),
-    lr: float = typer.Option(4e-4, "--lr"),
-    rank: int = typer.Option(8, "--rank", min=1),
+    lr: float = typer.Option(5e-4, "--lr"),
+    rank: int = typer.Option(16, "--rank", min=1),
     python: Path = typer.Option(DISTILL_PYTHON, "--python", help="interpreter with torch (`make distill-env`)"),
 ) -> None:
     """Fit a LoRA adapter of Gemma 3 270M on the expert's choices, written as a llama.cpp GGUF adapter."""

@@ -217,18 +217,19 @@ class ChoiceParams(BaseModel):
 def adapter_for(ctx: Any) -> JinjaAdapter:
     """The adapter that renders this node's template with this node's params.
 
-    An LLM profile may cap the reasoning line (`reasoning_chars_max`): a distilled model was taught to answer at
-    once, and asking it to reason first would put it outside what it learned."""
+    An LLM profile may fix the answer's shape (`reasoning_chars_max`, `answer_format`): a distilled model was
+    taught to answer one way, and asking it for another would put it outside what it learned."""
     params = ctx.params
+    profile = getattr(ctx.resources.lm, "settings_public", None) or {}
     reasoning = getattr(params, "reasoning_chars", 0)
-    cap = (getattr(ctx.resources.lm, "settings_public", None) or {}).get("reasoning_chars_max")
-    if cap is not None:
-        reasoning = min(reasoning, cap)
+    if profile.get("reasoning_chars_max") is not None:
+        reasoning = min(reasoning, profile["reasoning_chars_max"])
+    answer_format = profile.get("answer_format") or getattr(params, "answer_format", "letter")
     return JinjaAdapter(
         ctx.prompt,
         env_name=ctx.resources.env,
         node_name=ctx.name,
-        answer_format=getattr(params, "answer_format", "letter"),
+        answer_format=answer_format,
         reasoning_chars=reasoning,
         max_tokens=getattr(params, "max_tokens", 120),
         retries=getattr(params, "retries", 2),

@@ -32,6 +32,7 @@ class ModelFile:
     adapter_sha256: str | None = None
     chat_format: str | None = None  # llama-cpp-python chat format; None: the GGUF's own template
     reasoning_chars_max: int | None = None  # a distilled model answers in the format it was taught
+    answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
 
 
 def _qwen_chunks() -> tuple[tuple[str, str], ...]:
@@ -74,8 +75,8 @@ MODEL_FILES: dict[str, ModelFile] = {
 # The distilled planner: the same Gemma base file, served with coopgraph's adapter and chat format.
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
-    chat_format="chatml", reasoning_chars_max=0,
-    description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (letter answers)")
+    chat_format="chatml", reasoning_chars_max=0, answer_format="text",
+    description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
 
 
 class ModelFileError(RuntimeError):

@@ -43,6 +43,8 @@ class LLMSettings(BaseModel):
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
     reasoning_chars_max: int | None = Field(
         default=None, description="cap on choice nodes' reasoning line (a distilled model answers at once)")
+    answer_format: Literal["letter", "text"] | None = Field(
+        default=None, description="choice nodes answer this way whatever their params say (what it was taught)")
 
     def public(self) -> dict[str, object]:
         data = self.model_dump(exclude={"api_key"})
@@ -55,6 +57,7 @@ def parse_setting(setting: str | None = None, **overrides: object) -> LLMSetting
     setting = (setting or os.environ.get("COOPGRAPH_LLM") or "local").strip()
     if setting in MODEL_FILES:
         overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
+        overrides.setdefault("answer_format", MODEL_FILES[setting].answer_format)
         return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
     kind, _, model = setting.partition(":")
     if kind in REMOTE_KINDS and model:

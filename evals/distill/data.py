@@ -14,10 +14,10 @@ from typing import Any
 from llama_cpp.llama_chat_format import format_chatml
 
 from coopgraph.evals.decisions import DecisionRenderer
-from coopgraph.llm.constraints import letter
 
-#: What the distilled profile answers with: the letter at once, no reasoning line (it was never taught one).
-DISTILL_PARAMS: dict[str, Any] = {"answer_format": "letter", "reasoning_chars": 0}
+#: What the distilled profile answers with: the option's own text at once, no reasoning line. Copying the text
+#: of the chosen action is far easier for a small model to learn than mapping a choice onto a letter.
+DISTILL_PARAMS: dict[str, Any] = {"answer_format": "text", "reasoning_chars": 0}
 
 
 def chat_prompt(messages: list[dict[str, str]]) -> str:
@@ -26,14 +26,15 @@ def chat_prompt(messages: list[dict[str, str]]) -> str:
 
 
 def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "expert") -> dict[str, Any] | None:
-    """One training pair, or None for a point the node answers without a call (a single option) or an
-    unlabelled one (`label="oracle"` where the oracle's plan does not map onto the list)."""
+    """One training pair (the completion is the chosen option's text), or None for a point the node answers
+    without a call (a single option) or an unlabelled one (`label="oracle"` where the oracle's plan does not
+    map onto the list)."""
     index = decision[f"{label}_index"]
     if len(decision["options"]) < 2 or index is None:
         return None
     messages = renderer.messages(decision["facts"], decision["options"], params=DISTILL_PARAMS)
     return {"id": decision["id"], "split": decision["split"], "prompt": chat_prompt(messages),
-            "completion": f"Answer: {letter(index)}", "n_options": len(decision["options"])}
+            "completion": f"Answer: {decision['options'][index]}", "n_options": len(decision["options"])}
 
 
 def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = "coela",

@@ -56,15 +56,15 @@ def answer_loss(model: Any, ids: list[int], n_answer: int) -> torch.Tensor:
 
 @torch.no_grad()
 def accuracy(model: Any, tokenizer: Any, pairs: list[dict[str, Any]], max_prompt: int) -> float:
-    """Share of pairs whose answer letter is the most likely next token after "Answer:" (greedy)."""
+    """Share of pairs whose whole answer is what greedy decoding would write (teacher-forced argmax)."""
     if not pairs:
         return float("nan")
     model.eval()
     hits = 0
     for pair in pairs:
         ids, n_answer = encode(tokenizer, pair, max_prompt)
-        logits = model(input_ids=torch.tensor([ids[:-1]]), logits_to_keep=1).logits[0, -1]
-        hits += int(int(logits.argmax()) == ids[-1])
+        logits = model(input_ids=torch.tensor([ids]), logits_to_keep=n_answer + 1).logits[0, :-1]
+        hits += int(torch.equal(logits.argmax(-1), torch.tensor(ids[-n_answer:])))
     model.train()
     return hits / len(pairs)
 
@@ -125,9 +125,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--epochs", type=float, default=1.0)
     parser.add_argument("--limit", type=int, default=None, help="train on at most N pairs (seeded sample)")
     parser.add_argument("--eval-limit", type=int, default=60)
-    parser.add_argument("--rank", type=int, default=8)
-    parser.add_argument("--alpha", type=float, default=16.0)
-    parser.add_argument("--lr", type=float, default=3e-4)
+    parser.add_argument("--rank", type=int, default=16)
+    parser.add_argument("--alpha", type=float, default=32.0)
+    parser.add_argument("--lr", type=float, default=5e-4)
     parser.add_argument("--accumulate", type=int, default=8)
     parser.add_argument("--max-prompt", type=int, default=768)
     parser.add_argument("--seed", type=int, default=0)
@@ -167,7 +167,7 @@ def main(argv: list[str] | None = None) -> int:
         ids, n_answer = encode(tokenizer, pair, args.max_prompt)
         loss = answer_loss(model, ids, n_answer)
         (loss / args.accumulate).backward()
-        losses.append(float(loss))
+        losses.append(loss.item())
         tokens += len(ids)
         if (step + 1) % args.accumulate == 0 or step + 1 == total:
             optimizer.step()

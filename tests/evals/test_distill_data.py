@@ -1,4 +1,4 @@
-"""Distillation pairs: the served prompt byte for byte, the expert's letter, deterministic."""
+"""Distillation pairs: the served prompt byte for byte, the expert's action as the answer, deterministic."""
 
 from __future__ import annotations
 
@@ -10,7 +10,6 @@ import pytest
 
 from coopgraph.evals.decisions import DecisionRenderer, generate
 from coopgraph.evals.distill.data import DISTILL_PARAMS, chat_prompt, example, write_examples
-from coopgraph.llm.constraints import letter
 
 
 @pytest.fixture(scope="module")
@@ -25,8 +24,8 @@ def test_prompt_is_chatml_of_the_nodes_messages_without_reasoning(decisions: lis
     messages = renderer.messages(point["facts"], point["options"], params=DISTILL_PARAMS)
     assert pair is not None and pair["prompt"] == chat_prompt(messages)
     assert pair["prompt"].startswith("<|im_start|>system\n") and pair["prompt"].endswith("<|im_start|>assistant\n")
-    assert "Reasoning:" not in pair["prompt"] and "Answer: <the letter of one option>" in pair["prompt"]
-    assert pair["completion"] == f"Answer: {letter(point['expert_index'])}"
+    assert "Reasoning:" not in pair["prompt"] and "Answer: <one option copied exactly>" in pair["prompt"]
+    assert pair["completion"] == f"Answer: {point['options'][point['expert_index']]}"
 
 
 def test_single_option_and_unmapped_oracle_points_are_skipped(decisions: list[dict[str, Any]]) -> None:

@@ -45,6 +45,6 @@ def test_distilled_profile_caps_reasoning_and_nodes_obey() -> None:
     lm = scripted_lm(["Answer: A"])
     loaded = load_spec("coela")
     ctx = node_context(loaded, "choose_action", AgentResources(env="cwah", lm=lm))
-    assert adapter_for(ctx).reasoning_chars == 160
+    assert (adapter_for(ctx).reasoning_chars, adapter_for(ctx).answer_format) == (160, "letter")
     lm.settings_public = parse_setting("local-coop").public()
-    assert adapter_for(ctx).reasoning_chars == 0
+    assert (adapter_for(ctx).reasoning_chars, adapter_for(ctx).answer_format) == (0, "text")
