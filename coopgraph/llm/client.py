@@ -86,6 +86,10 @@ class CoopLM(dspy.BaseLM):
         **kwargs: Any,
     ) -> Completion:
         call_kwargs = {"max_tokens": max_tokens, **request_kwargs(constraint, self.backend)}
+        if self.backend in ("llamacpp", "vllm"):
+            # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model
+            # that never writes its stop token would then write until the context is full. Say it in their words.
+            call_kwargs["extra_body"] = {**call_kwargs.get("extra_body", {}), "max_tokens": max_tokens}
         call_kwargs.update({k: v for k, v in kwargs.items() if k in ("temperature", "stop")})
         start = time.perf_counter()
         try:

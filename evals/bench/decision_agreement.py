@@ -183,7 +183,8 @@ def main() -> None:
         print(f"stopped after {len(rows)} decisions: the LLM kept failing (server down?)", file=sys.stderr)
     if args.rows:
         args.rows.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
-    summary = summarize(rows) | {"llm": args.llm, "answer_format": args.answer_format, "shuffle": args.shuffle,
+    answer_format = lm.settings_public.get("answer_format") or args.answer_format  # a profile may fix it
+    summary = summarize(rows) | {"llm": args.llm, "answer_format": answer_format, "shuffle": args.shuffle,
                                  "reasoning_chars": args.reasoning_chars, "pool": len(decisions),
                                  "wall_s": round(time.perf_counter() - started, 1), "spec": args.spec,
                                  "data": str(args.data or f"{args.team} {args.env} {args.set}"),
@@ -195,7 +196,7 @@ def main() -> None:
         print(json.dumps(summary))
         return
     print(f"CoELA planning.choose_action ({args.spec}) on {summary['decisions']} of {len(decisions)} decision points "
-          f"({args.team} on {args.env} {args.set}), llm={args.llm}, answer={args.answer_format}, "
+          f"({summary['data']}), llm={args.llm}, answer={answer_format}, "
           f"shuffle={args.shuffle}")
     print(table(summary))
     print(f"({summary['wall_s']:.0f} s)")
