@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import json
 import sys
+from typing import NoReturn
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 
 from coopgraph.llm.factory import apply_offline_env
 
@@ -16,6 +18,12 @@ model_app = typer.Typer(no_args_is_help=True, help="Install and inspect the embe
 app.add_typer(graph_app, name="graph")
 app.add_typer(model_app, name="model")
 console = Console(stderr=True, soft_wrap=True)
+
+
+def fail(message: str, code: int = 2) -> NoReturn:
+    """Print a one-line error (no traceback) and exit with `code`: how every command reports bad input."""
+    console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
+    raise typer.Exit(code)
 
 
 def emit_json(payload: object) -> None:

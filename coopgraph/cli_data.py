@@ -7,18 +7,13 @@ from pathlib import Path
 from typing import Any
 
 import typer
-from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from coopgraph.cli import app, console, emit_json
+from coopgraph.cli import app, console, emit_json, fail
 
 data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert runs.")
 app.add_typer(data_app, name="data")
 
-
-def _fail(message: str) -> None:
-    console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(2)
 
 
 @data_app.command("decisions")
@@ -43,7 +38,7 @@ def decisions(
         episodes = episode_ids(episode_set, limit_episodes)
         renderer = DecisionRenderer(spec)
     except (UnknownMemberError, ValueError, KeyError) as exc:
-        _fail(str(exc.args[0] if exc.args else exc))
+        fail(str(exc.args[0] if exc.args else exc))
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
 
@@ -58,7 +53,7 @@ def decisions(
         with progress:
             summary = write_jsonl(records(), out)
     except (UnknownEnvironmentError, ValueError) as exc:
-        _fail(str(exc.args[0] if exc.args else exc))
+        fail(str(exc.args[0] if exc.args else exc))
     summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec}
     if as_json:
         emit_json(summary)

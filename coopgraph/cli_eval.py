@@ -13,15 +13,11 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from coopgraph.cli import app, console, emit_json
+from coopgraph.cli import app, console, emit_json, fail
 
 trace_app = typer.Typer(no_args_is_help=True, help="Look at run traces: HTML viewer, side-by-side diff, OTel export.")
 app.add_typer(trace_app, name="trace")
 
-
-def _fail(message: str, code: int = 2) -> None:
-    console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(code)
 
 
 def _progress() -> Progress:
@@ -72,14 +68,14 @@ def eval_suite(
     from coopgraph.evals.suite import SuiteInvalid, expand_jobs, load_suite, unknown_members
 
     if backend not in ("local", "ray"):
-        _fail(f"--backend must be local or ray, not {backend!r}")
+        fail(f"--backend must be local or ray, not {backend!r}")
     if backend == "ray":
         from coopgraph.evals.ray_backend import BackendUnavailable, import_ray
 
         try:
             import_ray()
         except BackendUnavailable as exc:
-            _fail(str(exc))
+            fail(str(exc))
     try:
         loaded, path, text = load_suite(suite)
     except SuiteInvalid as exc:
@@ -89,7 +85,7 @@ def eval_suite(
     labels = [t.label for t in loaded.teams]
     unknown_labels = [t for t in team if t not in labels]
     if unknown_labels:
-        _fail(f"no team {', '.join(map(repr, unknown_labels))} in {path}; teams: {', '.join(labels)}")
+        fail(f"no team {', '.join(map(repr, unknown_labels))} in {path}; teams: {', '.join(labels)}")
     missing = unknown_members(loaded)
     selected = [t for t in (team or labels) if t not in missing]
     for label, names in missing.items():
@@ -146,7 +142,7 @@ def report(
     try:
         result = write_report(folder, out)
     except FileNotFoundError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         emit_json(result)
         return
@@ -164,7 +160,7 @@ def trace_view(
     from coopgraph.evals.trace_view import write_view
 
     if not trace.is_file():
-        _fail(f"no trace file {trace}")
+        fail(f"no trace file {trace}")
     target = output or trace.with_suffix(".html")
     info = write_view(trace, target)
     if as_json:
@@ -186,7 +182,7 @@ def trace_diff(
 
     for path in (first, second):
         if not path.is_file():
-            _fail(f"no trace file {path}")
+            fail(f"no trace file {path}")
     comparison = compare(first, second)
     if output is not None:
         html = output.suffix.lower() in (".html", ".htm")
@@ -211,13 +207,13 @@ def trace_export(
     from coopgraph.evals.otel import write_otlp
 
     if otlp_json is None and otlp_proto is None:
-        _fail("name an output: --otlp-json FILE and/or --otlp-proto FILE")
+        fail("name an output: --otlp-json FILE and/or --otlp-proto FILE")
     if not trace.is_file():
-        _fail(f"no trace file {trace}")
+        fail(f"no trace file {trace}")
     try:
         info = write_otlp(trace, json_path=otlp_json, proto_path=otlp_proto)
     except RuntimeError as exc:
-        _fail(str(exc))
+        fail(str(exc))
     if as_json:
         emit_json(info)
     else:

@@ -9,16 +9,11 @@ import sys
 from pathlib import Path
 
 import typer
-from rich.markup import escape
 
-from coopgraph.cli import app, console, emit_json
+from coopgraph.cli import app, console, emit_json, fail
 
 DISTILL_PYTHON = Path(".venv-distill/bin/python")
 
-
-def _fail(message: str) -> None:
-    console.print(f"[red]error:[/red] {escape(message)}", highlight=False)
-    raise typer.Exit(2)
 
 
 def write_tuned_spec(spec_out: Path, base: str, node: str, program: Path) -> None:
@@ -54,20 +49,20 @@ def optimize(
     from coopgraph.llm.settings import LLMSettingError
 
     if optimizer not in OPTIMIZERS:
-        _fail(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
+        fail(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
     if not data.exists():
-        _fail(f"no decisions file {data}; write one with `coopgraph data decisions -o {data}`")
+        fail(f"no decisions file {data}; write one with `coopgraph data decisions -o {data}`")
     try:
         tuner = NodeTuner(spec, make_lm(llm), node=node)
     except (LLMSettingError, KeyError, ValueError) as exc:
-        _fail(str(exc.args[0] if exc.args else exc))
+        fail(str(exc.args[0] if exc.args else exc))
     if eval_data is not None and not eval_data.exists():
-        _fail(f"no decisions file {eval_data}")
+        fail(f"no decisions file {eval_data}")
     trainset, held = split_examples(read_jsonl(data), train, held_out, seed)
     if eval_data is not None:
         held = sample_examples(read_jsonl(eval_data), held_out, seed)
     if not trainset or not held:
-        _fail(f"{data} needs points in the 'train' split and in the others (found {len(trainset)} / {len(held)})")
+        fail(f"{data} needs points in the 'train' split and in the others (found {len(trainset)} / {len(held)})")
     say = (lambda text: None) if as_json else (lambda text: console.print(text, highlight=False))
     say(f"measuring {tuner.node} of {spec} on {len(held)} held-out decisions (before)")
     before = tuner.measure(tuner.program, held)
@@ -109,9 +104,9 @@ def distill(
     from coopgraph.llm import model_files
 
     if not python.exists():
-        _fail(f"no training interpreter at {python}; run `make distill-env` (PyTorch CPU, transformers, peft)")
+        fail(f"no training interpreter at {python}; run `make distill-env` (PyTorch CPU, transformers, peft)")
     if not data.exists():
-        _fail(f"no decisions file {data}; write one with `coopgraph data decisions --set train -o {data}`")
+        fail(f"no decisions file {data}; write one with `coopgraph data decisions --set train -o {data}`")
     base = model_files.require("local-tiny")
     pairs = out.with_suffix(".pairs.jsonl")
     counts = distill_data.write_examples(read_jsonl(data), pairs, spec=spec)
@@ -120,7 +115,7 @@ def distill(
     command = [str(python), str(script), str(pairs), "--base", str(base), "--out", str(out), "--limit", str(limit),
                "--epochs", str(epochs), "--lr", str(lr), "--rank", str(rank)]
     if subprocess.run(command, check=False).returncode != 0:
-        _fail("training failed (see its output above)")
+        fail("training failed (see its output above)")
     digest = hashlib.sha256(out.read_bytes()).hexdigest()
     console.print(f"[green]adapter[/green] {out} sha256 {digest}\nTo ship it as `local-coop`: copy it to "
                   f"{model_files.ADAPTERS_DIR / 'local-coop.gguf'} and set ADAPTER_SHA256 in "

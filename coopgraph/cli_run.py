@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from coopgraph.cli import app, console, emit_json
+from coopgraph.cli import app, console, emit_json, fail
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -102,8 +102,7 @@ def run(
         payload = _run_live(env, _parse_options(env_opt), episode, parse_team(team), llm, max_steps, out,
                             live=not as_json, seed=seed)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
-        console.print(f"[red]error:[/red] {escape(str(exc.args[0] if exc.args else exc))}", highlight=False)
-        raise typer.Exit(2) from None
+        fail(str(exc.args[0] if exc.args else exc))
     if as_json:
         emit_json(payload)
     else:
