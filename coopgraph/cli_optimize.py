@@ -2,10 +2,8 @@
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 import typer
@@ -52,12 +50,12 @@ def optimize(
         fail(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
     if not data.exists():
         fail(f"no decisions file {data}; write one with `coopgraph data decisions -o {data}`")
-    try:
+    if eval_data is not None and not eval_data.exists():
+        fail(f"no decisions file {eval_data}")
+    try:  # after the file checks: make_lm starts the embedded server
         tuner = NodeTuner(spec, make_lm(llm), node=node)
     except (LLMSettingError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
-    if eval_data is not None and not eval_data.exists():
-        fail(f"no decisions file {eval_data}")
     trainset, held = split_examples(read_jsonl(data), train, held_out, seed)
     if eval_data is not None:
         held = sample_examples(read_jsonl(eval_data), held_out, seed)
@@ -116,8 +114,7 @@ def distill(
                "--epochs", str(epochs), "--lr", str(lr), "--rank", str(rank)]
     if subprocess.run(command, check=False).returncode != 0:
         fail("training failed (see its output above)")
-    digest = hashlib.sha256(out.read_bytes()).hexdigest()
+    digest = model_files.sha256_of(out)
     console.print(f"[green]adapter[/green] {out} sha256 {digest}\nTo ship it as `local-coop`: copy it to "
                   f"{model_files.ADAPTERS_DIR / 'local-coop.gguf'} and set ADAPTER_SHA256 in "
                   "coopgraph/llm/model_files.py to that hash.", highlight=False)
-    sys.stdout.flush()
