@@ -33,9 +33,11 @@ from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.memory.episodic import OUTCOMES, EpisodicMemory
+from coopgraph.nodes.candidates import CandidateParams, rank
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.programs import adapter_for
 from coopgraph.nodes.registry import NODES
+from coopgraph.nodes.reveca_notes import reveca_notes
 
 RECORDED = {"mhp": True, "mhp-silent": False}  # recordable members and whether they talk
 SPLITS: tuple[tuple[str, float], ...] = (("train", 0.7), ("validation", 0.15), ("test", 0.15))
@@ -197,6 +199,7 @@ class Rendered:
     options: list[Affordance]
     messages: list[dict[str, str]]
     prompt_env: str
+    ranking: list[tuple[int, str]]
 
 
 class DecisionRenderer:
@@ -221,7 +224,9 @@ class DecisionRenderer:
                                    affordances=kit.affordances, kit=kit, extra={"agents": list(agents)})
         facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
         listed = self._run("planning.list_actions", {"message": None}, resources)
-        return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env)
+        ranking = prerank(memory, listed["options"], snap.observation.step)
+        return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
+                        ranking)
 
     def _run(self, use: str, state: dict[str, Any], resources: AgentResources) -> dict[str, Any]:
         return NODES.get(use).fn(state, node_context(self.loaded, self.ids[use], resources))
@@ -235,6 +240,15 @@ class DecisionRenderer:
             ctx.params = ctx.params.model_copy(update=params)
         predict = ctx.program.predict
         return adapter_for(ctx).format(predict.signature, predict.demos, {"context": dict(facts), "options": actions})
+
+
+def prerank(memory: AgentMemory, options: list[Affordance], step: int) -> list[tuple[int, str]]:
+    """REVECA's pre-ranking of these options (relevance, then who is closer, then my distance) as (option index,
+    note) pairs, best first; options REVECA would drop are absent. Stored so the K-best hygiene can be measured
+    on the same decision points without replaying episodes."""
+    index = {id(option): i for i, option in enumerate(options)}
+    ranked = rank(memory.semantic, reveca_notes(memory), options, step, CandidateParams())
+    return [(index[id(option)], candidate.note) for option, candidate in ranked]
 
 
 def _member(name: str, probe: Any, windows: tuple[int, int]) -> Any:
@@ -288,6 +302,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
             "oracle_index": oracle[0], "oracle_choice": None if oracle[0] is None else texts[oracle[0]],
             "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
             "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
+            "prerank": [i for i, _ in seen.ranking], "prerank_notes": [note for _, note in seen.ranking],
         })
     return records
 

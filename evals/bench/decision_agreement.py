@@ -32,18 +32,28 @@ def sample(decisions: list[dict[str, Any]], n: int, seed: int) -> list[dict[str,
     return random.Random(seed).sample(pool, min(n, len(pool)))
 
 
-def presented(decision: dict[str, Any], shuffle: bool, seed: int) -> tuple[list[str], int, int | None]:
-    """(options in the order shown, expert index, oracle index); shuffled per decision when asked."""
+def presented(decision: dict[str, Any], shuffle: bool, seed: int,
+              prerank: int | None = None) -> tuple[list[str], int | None, int | None]:
+    """(options in the order shown, expert index, oracle index). Shuffled per decision when asked; with
+    `prerank=K` only REVECA's K best are shown, best first, and a label that did not make the cut is None."""
     options, expert, oracle = list(decision["options"]), decision["expert_index"], decision["oracle_index"]
-    if not shuffle:
-        return options, expert, oracle
     order = list(range(len(options)))
-    random.Random(f"{seed}:{decision['id']}").shuffle(order)
-    return [options[i] for i in order], order.index(expert), None if oracle is None else order.index(oracle)
+    if prerank is not None:
+        if "prerank" not in decision:
+            raise ValueError(f"decision {decision['id']} has no 'prerank' field; regenerate the data")
+        order = list(decision["prerank"])[:prerank] or order[:1]
+    if shuffle:
+        random.Random(f"{seed}:{decision['id']}").shuffle(order)
+
+    def where(index: int | None) -> int | None:
+        return order.index(index) if index is not None and index in order else None
+
+    return [options[i] for i in order], where(expert), where(oracle)
 
 
 def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
-             answer_format: str = "letter", shuffle: bool = False, seed: int = 0, give_up_after: int = 5,
+             answer_format: str = "letter", shuffle: bool = False, seed: int = 0, prerank: int | None = None,
+             give_up_after: int = 5,
              on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Ask the node to choose on every decision point; one row per decision with the answer and its cost.
 
@@ -58,7 +68,10 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
     for decision in decisions:
         ctx = renderer.choose_context(AgentResources(env=decision.get("prompt_env", "cwah"), lm=lm))
         ctx.params = ctx.params.model_copy(update=params)
-        options, expert, oracle = presented(decision, shuffle, seed)
+        options, expert, oracle = presented(decision, shuffle, seed, prerank)
+        if len(options) < 2:  # as in an episode: a single candidate is taken without asking
+            rows.append(_unasked(decision, options, expert, oracle))
+            continue
         calls, tokens = lm.usage.calls, lm.usage.prompt_tokens
         started = time.perf_counter()
         prediction = run_program(ctx.program, adapter_for(ctx), lm, context=dict(decision["facts"]), options=options)
@@ -67,6 +80,7 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
             "answer_index": prediction.index if prediction.valid else None, "valid": bool(prediction.valid),
             "reasoning": prediction.get("reasoning", ""), "latency_s": round(time.perf_counter() - started, 3),
             "calls": lm.usage.calls - calls, "prompt_tokens": lm.usage.prompt_tokens - tokens,
+            "all_options": len(decision["options"]), "oracle_labelled": decision["oracle_index"] is not None,
         }
         row["error"] = not row["valid"] and row["calls"] == 0
         rows.append(row)
@@ -77,8 +91,25 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
     return rows
 
 
+def _unasked(decision: dict[str, Any], options: list[str], expert: int | None, oracle: int | None) -> dict[str, Any]:
+    return {"id": decision["id"], "options": len(options), "expert_index": expert, "oracle_index": oracle,
+            "answer_index": 0, "valid": True, "reasoning": "", "latency_s": 0.0, "calls": 0, "prompt_tokens": 0,
+            "error": False, "all_options": len(decision["options"]),
+            "oracle_labelled": decision["oracle_index"] is not None}
+
+
 def _share(hits: int, total: int) -> float | None:
     return round(hits / total, 4) if total else None
+
+
+def _hit(row: dict[str, Any], label: str) -> bool:
+    """The answer is the labelled option (a label cut by pre-ranking, or an invalid answer, never is)."""
+    return row[label] is not None and row["answer_index"] == row[label]
+
+
+def _listed(row: dict[str, Any]) -> int:
+    """How many options the environment listed (random choice is over all of them, pre-ranked or not)."""
+    return int(row.get("all_options", row["options"]))
 
 
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
@@ -87,21 +118,23 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     errors = sum(bool(r.get("error")) for r in rows)
     rows = [r for r in rows if not r.get("error")]
     n = len(rows)
-    labelled = [r for r in rows if r["oracle_index"] is not None]
+    labelled = [r for r in rows if r.get("oracle_labelled", r["oracle_index"] is not None)]
     calls = sum(r["calls"] for r in rows)
+    asked = [r for r in rows if r["calls"]]
     return {
         "decisions": n,
         "oracle_labelled": len(labelled),
-        "agree_mhp": _share(sum(r["answer_index"] == r["expert_index"] for r in rows), n),
-        "agree_oracle": _share(sum(r["answer_index"] == r["oracle_index"] for r in labelled), len(labelled)),
+        "agree_mhp": _share(sum(_hit(r, "expert_index") for r in rows), n),
+        "agree_oracle": _share(sum(_hit(r, "oracle_index") for r in labelled), len(labelled)),
         "invalid": _share(sum(not r["valid"] for r in rows), n),
         "answer_is_first": _share(sum(r["answer_index"] == 0 for r in rows), n),
         "first_is_mhp": _share(sum(r["expert_index"] == 0 for r in rows), n),
         "first_is_oracle": _share(sum(r["oracle_index"] == 0 for r in labelled), len(labelled)),
-        "random_mhp": round(statistics.mean(1 / r["options"] for r in rows), 4) if rows else None,
-        "random_oracle": round(statistics.mean(1 / r["options"] for r in labelled), 4) if labelled else None,
+        "expert_shown": _share(sum(r["expert_index"] is not None for r in rows), n),
+        "random_mhp": round(statistics.mean(1 / _listed(r) for r in rows), 4) if rows else None,
+        "random_oracle": round(statistics.mean(1 / _listed(r) for r in labelled), 4) if labelled else None,
         "mean_options": round(statistics.mean(r["options"] for r in rows), 2) if rows else None,
-        "median_latency_s": round(statistics.median(r["latency_s"] for r in rows), 3) if rows else None,
+        "median_latency_s": round(statistics.median(r["latency_s"] for r in asked), 3) if asked else None,
         "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / calls, 1) if calls else None,
         "llm_calls": calls,
         "llm_errors": errors,
@@ -120,6 +153,7 @@ def table(summary: dict[str, Any]) -> str:
     lines = [
         ("decision points", f"{summary['decisions']} answered (mean {summary['mean_options']} options)"
                             + (f", {summary['llm_errors']} lost to LLM errors" if summary["llm_errors"] else "")),
+        ("MHP's option shown", pct("expert_shown")),
         ("agreement with MHP", pct("agree_mhp")),
         ("agreement with oracle", f"{pct('agree_oracle')} of {summary['oracle_labelled']} labelled"),
         ("invalid answers", pct("invalid")),
@@ -149,6 +183,8 @@ def main() -> None:
     parser.add_argument("--reasoning-chars", type=int, default=None, help="override the spec's (coela: 160)")
     parser.add_argument("--answer-format", choices=("letter", "text"), default="letter")
     parser.add_argument("--shuffle", action="store_true", help="shuffle option order per decision (seeded)")
+    parser.add_argument("--prerank", type=int, default=None, metavar="K",
+                        help="show only REVECA's K best options (relevance, then proximity), best first")
     parser.add_argument("--seed", type=int, default=0, help="sampling, shuffling and episode seed")
     parser.add_argument("--spec", default="coela")
     parser.add_argument("--env", default="cwah")
@@ -178,7 +214,8 @@ def main() -> None:
 
     done: list[dict[str, Any]] = []
     rows = evaluate(chosen, lm, spec=args.spec, reasoning_chars=args.reasoning_chars,
-                    answer_format=args.answer_format, shuffle=args.shuffle, seed=args.seed, on_row=progress)
+                    answer_format=args.answer_format, shuffle=args.shuffle, seed=args.seed, prerank=args.prerank,
+                    on_row=progress)
     if len(rows) < len(chosen):
         print(f"stopped after {len(rows)} decisions: the LLM kept failing (server down?)", file=sys.stderr)
     if args.rows:
@@ -186,6 +223,7 @@ def main() -> None:
     answer_format = lm.settings_public.get("answer_format") or args.answer_format  # a profile may fix it
     summary = summarize(rows) | {"llm": args.llm, "answer_format": answer_format, "shuffle": args.shuffle,
                                  "reasoning_chars": args.reasoning_chars, "pool": len(decisions),
+                                 "prerank": args.prerank,
                                  "wall_s": round(time.perf_counter() - started, 1), "spec": args.spec,
                                  "data": str(args.data or f"{args.team} {args.env} {args.set}"),
                                  "label": args.label or args.llm}
@@ -197,7 +235,7 @@ def main() -> None:
         return
     print(f"CoELA planning.choose_action ({args.spec}) on {summary['decisions']} of {len(decisions)} decision points "
           f"({summary['data']}), llm={args.llm}, answer={answer_format}, "
-          f"shuffle={args.shuffle}")
+          f"shuffle={args.shuffle}, prerank={args.prerank}")
     print(table(summary))
     print(f"({summary['wall_s']:.0f} s)")
 

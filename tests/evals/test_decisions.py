@@ -151,3 +151,30 @@ def test_cli_writes_the_file_and_json_summarises_it(tmp_path: Path) -> None:
     assert plain.exit_code == 0 and "wrote" in plain.output
     bad = runner.invoke(app, ["data", "decisions", "--team", "coela,mhp", "-o", str(out), "--json"])
     assert bad.exit_code == 2 and "cannot be recorded" in bad.output
+
+
+def test_prerank_orders_listed_options_and_drops_none_it_should_keep(records: list[dict[str, Any]]) -> None:
+    for record in records:
+        order = record["prerank"]
+        assert len(set(order)) == len(order) and all(0 <= i < len(record["options"]) for i in order)
+        assert len(record["prerank_notes"]) == len(order)
+        puts = [i for i, text in enumerate(record["options"]) if text.startswith("[goput]")]
+        explores = [order.index(i) for i, text in enumerate(record["options"]) if text.startswith("[goexplore]")
+                    and i in order]
+        assert all(i in order for i in puts)  # putting a held goal object away is never dropped
+        assert all(order.index(i) < min(explores, default=len(order)) for i in puts)  # and beats walking off
+
+
+def test_bench_prerank_shows_the_k_best_and_a_cut_label_never_agrees(records: list[dict[str, Any]]) -> None:
+    chosen = [r for r in records if len(r["prerank"]) >= 3 and r["expert_index"] not in r["prerank"][:2]][:4]
+    chosen += [r for r in records if len(r["prerank"]) >= 3 and r["expert_index"] == r["prerank"][0]][:4]
+    assert len(chosen) == 8
+    for decision in chosen:
+        options, expert, _ = presented(decision, False, 0, prerank=2)
+        assert options == [decision["options"][i] for i in decision["prerank"][:2]]
+        assert expert == (0 if decision["expert_index"] == decision["prerank"][0] else None)
+    summary = summarize(evaluate(chosen, scripted_lm(["Answer: A"]), reasoning_chars=0, prerank=2))
+    assert summary["expert_shown"] == 0.5 and summary["agree_mhp"] == 0.5 and summary["mean_options"] == 2
+    assert summary["random_mhp"] < 0.5  # random choice is over everything the environment listed
+    unasked = summarize(evaluate(chosen, scripted_lm([RuntimeError("must not be called")]), prerank=1))
+    assert unasked["llm_calls"] == 0 and unasked["agree_mhp"] == 0.5 and unasked["median_latency_s"] is None
