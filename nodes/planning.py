@@ -4,16 +4,36 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import Field
+
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.order_vote import OrderVote, choose_in_orders
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
+
+
+class ActionChoiceParams(ChoiceParams):
+    """The choice knobs plus asking in several option orders (position-bias cancelling)."""
+
+    orders: int = Field(default=1, ge=1, le=6, description="ask with the options in this many rotated orders and "
+                        "take the majority; cancels position bias, one call per order")
+
+
+def choose(ctx: NodeContext, context: dict[str, Any], actions: list[str]) -> OrderVote:
+    """The node's decision for these facts and options: its program through its adapter, in `orders` orders."""
+    adapter = adapter_for(ctx)
+
+    def ask(shown: list[str]) -> Any:
+        return run_program(ctx.program, adapter, ctx.lm, context=context, options=shown)
+
+    return choose_in_orders(ask, actions, getattr(ctx.params, "orders", 1))
 
 
 @node(
     "planning.choose_action",
     reads=("facts", "actions", "description"),
     writes=("choice", "choice_index", "reasoning", "invalid"),
-    params=ChoiceParams,
+    params=ActionChoiceParams,
     prompt="planning/choose_action",
     program=ChoiceProgram,
 )
@@ -30,12 +50,14 @@ def choose_action(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     context = dict(state.get("facts") or {})
     if state.get("description"):
         context["description"] = state["description"]
-    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context, options=actions)
-    if prediction.valid:
-        return {"choice": actions[prediction.index], "choice_index": prediction.index,
-                "reasoning": prediction.reasoning, "invalid": False}
+    vote = choose(ctx, context, actions)
+    if ctx.tracer is not None and len(vote.votes) > 1:
+        ctx.tracer.event("order_votes", node=ctx.name, votes=vote.votes, winner=vote.index)
+    if vote.index is not None:
+        return {"choice": actions[vote.index], "choice_index": vote.index, "reasoning": vote.reasoning,
+                "invalid": False}
     if ctx.tracer is not None:
-        ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.errors)
+        ctx.tracer.event("invalid_answer", node=ctx.name, raw=vote.raw, errors=vote.errors)
     fallback = 0 if ctx.params.fallback == "first" else None
     return {"choice": actions[0] if fallback == 0 else None, "choice_index": fallback,
             "reasoning": "", "invalid": True}

@@ -23,7 +23,7 @@ from typing import Any
 
 from coopgraph.evals.decisions import DecisionRenderer, generate, read_jsonl
 from coopgraph.nodes.context import AgentResources
-from coopgraph.nodes.programs import adapter_for, run_program
+from coopgraph.nodes.planning import choose
 
 
 def sample(decisions: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:
@@ -53,7 +53,7 @@ def presented(decision: dict[str, Any], shuffle: bool, seed: int,
 
 def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
              answer_format: str = "letter", shuffle: bool = False, seed: int = 0, prerank: int | None = None,
-             give_up_after: int = 5,
+             orders: int = 1, give_up_after: int = 5,
              on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
     """Ask the node to choose on every decision point; one row per decision with the answer and its cost.
 
@@ -61,7 +61,7 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
     `give_up_after` such rows in a row the server is presumed dead and the rows so far are returned.
     """
     renderer = DecisionRenderer(spec)
-    params: dict[str, Any] = {"answer_format": answer_format}
+    params: dict[str, Any] = {"answer_format": answer_format, "orders": orders}
     if reasoning_chars is not None:
         params["reasoning_chars"] = reasoning_chars
     rows = []
@@ -74,11 +74,11 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
             continue
         calls, tokens = lm.usage.calls, lm.usage.prompt_tokens
         started = time.perf_counter()
-        prediction = run_program(ctx.program, adapter_for(ctx), lm, context=dict(decision["facts"]), options=options)
+        vote = choose(ctx, dict(decision["facts"]), options)
         row = {
             "id": decision["id"], "options": len(options), "expert_index": expert, "oracle_index": oracle,
-            "answer_index": prediction.index if prediction.valid else None, "valid": bool(prediction.valid),
-            "reasoning": prediction.get("reasoning", ""), "latency_s": round(time.perf_counter() - started, 3),
+            "answer_index": vote.index, "valid": vote.valid, "votes": vote.votes,
+            "reasoning": vote.reasoning, "latency_s": round(time.perf_counter() - started, 3),
             "calls": lm.usage.calls - calls, "prompt_tokens": lm.usage.prompt_tokens - tokens,
             "all_options": len(decision["options"]), "oracle_labelled": decision["oracle_index"] is not None,
         }
@@ -185,6 +185,8 @@ def main() -> None:
     parser.add_argument("--shuffle", action="store_true", help="shuffle option order per decision (seeded)")
     parser.add_argument("--prerank", type=int, default=None, metavar="K",
                         help="show only REVECA's K best options (relevance, then proximity), best first")
+    parser.add_argument("--orders", type=int, default=1, metavar="N",
+                        help="ask in N rotated option orders and take the majority (cancels position bias)")
     parser.add_argument("--seed", type=int, default=0, help="sampling, shuffling and episode seed")
     parser.add_argument("--spec", default="coela")
     parser.add_argument("--env", default="cwah")
@@ -215,7 +217,7 @@ def main() -> None:
     done: list[dict[str, Any]] = []
     rows = evaluate(chosen, lm, spec=args.spec, reasoning_chars=args.reasoning_chars,
                     answer_format=args.answer_format, shuffle=args.shuffle, seed=args.seed, prerank=args.prerank,
-                    on_row=progress)
+                    orders=args.orders, on_row=progress)
     if len(rows) < len(chosen):
         print(f"stopped after {len(rows)} decisions: the LLM kept failing (server down?)", file=sys.stderr)
     if args.rows:
@@ -223,7 +225,7 @@ def main() -> None:
     answer_format = lm.settings_public.get("answer_format") or args.answer_format  # a profile may fix it
     summary = summarize(rows) | {"llm": args.llm, "answer_format": answer_format, "shuffle": args.shuffle,
                                  "reasoning_chars": args.reasoning_chars, "pool": len(decisions),
-                                 "prerank": args.prerank,
+                                 "prerank": args.prerank, "orders": args.orders,
                                  "wall_s": round(time.perf_counter() - started, 1), "spec": args.spec,
                                  "data": str(args.data or f"{args.team} {args.env} {args.set}"),
                                  "label": args.label or args.llm}
@@ -235,7 +237,7 @@ def main() -> None:
         return
     print(f"CoELA planning.choose_action ({args.spec}) on {summary['decisions']} of {len(decisions)} decision points "
           f"({summary['data']}), llm={args.llm}, answer={answer_format}, "
-          f"shuffle={args.shuffle}, prerank={args.prerank}")
+          f"shuffle={args.shuffle}, prerank={args.prerank}, orders={args.orders}")
     print(table(summary))
     print(f"({summary['wall_s']:.0f} s)")
 
