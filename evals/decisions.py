@@ -223,7 +223,8 @@ class DecisionRenderer:
         resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory, skillbook=kit.skillbook,
                                    affordances=kit.affordances, kit=kit, extra={"agents": list(agents)})
         facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
-        listed = self._run("planning.list_actions", {"message": None}, resources)
+        listed = self._run("planning.list_actions", {"message": None, "facts": facts}, resources)
+        facts = listed.get("facts", facts)  # a spec may have list_actions add notes (distances) to the facts
         ranking = prerank(memory, listed["options"], snap.observation.step)
         return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
                         ranking)

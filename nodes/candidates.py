@@ -3,7 +3,8 @@
 Proximity compares my walking distance to a target with each partner's estimated distance (from its last
 sighting, interpolated or extrapolated), so a goal object my partner is about to reach ranks below one only
 I am close to. The LLM then chooses among these K with a short chain of thought (`planning.choose_action`
-with the `candidates/choose` prompt); the candidates' notes (level, distances) are shown next to each letter.
+with the `candidates/choose` prompt); the candidates' notes (level, distances) are shown next to each option,
+keyed by its text so they follow it when the chooser reorders the list.
 Actions themselves still come only from the environment's list: ranking can drop options, never add one.
 """
 
@@ -52,6 +53,22 @@ def target_place(belief: Any, option: Affordance) -> tuple[Point | None, int | N
     return None, option.room_id
 
 
+def my_distance(belief: Any, option: Affordance) -> float:
+    """Walking metres from where I stand to where an option takes me (inf when that place is unknown)."""
+    pos, room = target_place(belief, option)
+    return walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None), pos, room)
+
+
+def distance_notes(belief: Any, options: list[Affordance]) -> dict[str, str]:
+    """"N.N m" per option whose target I can place, keyed by the option's text (a decimal, so near ties show)."""
+    notes = {}
+    for option in options:
+        metres = my_distance(belief, option)
+        if math.isfinite(metres):
+            notes[option.text] = f"{metres:.1f} m"
+    return notes
+
+
 def option_level(belief: Any, notes: RevecaNotes, option: Affordance) -> str:
     """How much an option serves the goal: putting a goal object away is strong; the rest follows its target."""
     if option.kind == "goput":
@@ -88,8 +105,7 @@ def rank(belief: Any, notes: RevecaNotes, options: list[Affordance], step: int,
         candidate = Candidate(text=option.text, relevance=level)
         if params.spatial:
             pos, room = target_place(belief, option)
-            mine = walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None),
-                                 pos, room)
+            mine = my_distance(belief, option)
             candidate.my_distance = mine if math.isfinite(mine) else None
             for agent_id, guess in guesses.items():
                 if guess.position is None or option.kind == "goput":
@@ -139,7 +155,7 @@ def rank_candidates(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     kept = [option for option, _ in ranked]
     candidates = [candidate for _, candidate in ranked]
     facts = dict(state.get("facts") or {})
-    facts["candidate_notes"] = [candidate.note for candidate in candidates]
+    facts["option_notes"] = {candidate.text: candidate.note for candidate in candidates if candidate.note}
     return {
         "candidates": [candidate.model_dump() for candidate in candidates],
         "actions": [option.text for option in kept],

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.nodes.candidates import distance_notes
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node, router
 
@@ -16,11 +17,25 @@ def history_text(plan: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@node("planning.list_actions", reads=("message",), writes=("actions", "options"))
+class ListParams(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    distances: bool = Field(default=False, description="note my walking distance next to each action (in the "
+                            "facts' `option_notes`), as LLM-Co's state does; off in CoELA as published")
+
+
+@node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)
 def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
-    """Ask the environment's affordances for the high-level actions open to this belief."""
-    options = ctx.resources.affordances.available(ctx.memory.semantic, message=state.get("message"))
-    return {"actions": [option.text for option in options], "options": options}
+    """Ask the environment's affordances for the high-level actions open to this belief.
+
+    With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
+    it stays with its option however the chooser orders the list."""
+    belief = ctx.memory.semantic
+    options = ctx.resources.affordances.available(belief, message=state.get("message"))
+    update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
+    if getattr(ctx.params, "distances", False):
+        update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(belief, options)}
+    return update
 
 
 @node("execution.start_plan", reads=("choice_index", "options", "observation"), writes=("plan_status", "decisions"))
