@@ -30,6 +30,7 @@ SUITE = """\
 name: resume-check
 environment: {name: cwah}
 episodes: [%s]
+seeds: [%s]
 teams:
   - label: pair
     members: [mhp, mhp]
@@ -38,11 +39,12 @@ teams:
 """
 EPISODES = [f"train/{i}" for i in range(16)]
 TOTAL = 2 * len(EPISODES)
+SEEDS_FOR_IN_PROCESS = 4  # an in-process interrupt lands later on a busy machine: give it a longer run to hit
 
 
-def _suite(tmp_path: Path) -> Path:
+def _suite(tmp_path: Path, seeds: int = 1) -> Path:
     path = tmp_path / "suite.yaml"
-    path.write_text(SUITE % ", ".join(EPISODES), encoding="utf-8")
+    path.write_text(SUITE % (", ".join(EPISODES), ", ".join(str(s) for s in range(seeds))), encoding="utf-8")
     return path
 
 
@@ -110,15 +112,15 @@ def _rerun(suite: Path, out: Path) -> dict:
     return json.loads(result.stdout)
 
 
-def _check_complete(out: Path, before: dict[tuple, tuple]) -> None:
+def _check_complete(out: Path, before: dict[tuple, tuple], total: int = TOTAL) -> None:
     after = _stored(out)
-    assert len(after) == TOTAL
+    assert len(after) == total
     assert {k[2] for k in after} == set(EPISODES)
     for key, (run_id, finished_at, pid) in before.items():
         assert after[key] == (run_id, finished_at, pid), "a row finished before the interruption was redone"
     conn = sqlite3.connect(out / "results.sqlite")
     assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-    assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == TOTAL  # exactly once each, no strays
+    assert conn.execute("SELECT COUNT(*) FROM runs").fetchone()[0] == total  # exactly once each, no strays
     for (trace,) in conn.execute("SELECT trace_path FROM runs"):
         kinds = [e["type"] for e in read_events(trace)]
         assert kinds.count("episode_start") == 1 and kinds[-1] == "run_summary", trace
@@ -147,7 +149,7 @@ def test_kill_9_mid_run_then_rerun_keeps_finished_rows_and_runs_each_episode_onc
 
 @pytest.mark.parametrize("how", ["ctrl-c", "sigterm"])
 def test_ctrl_c_or_sigterm_stops_workers_cleanly_with_exit_130_and_a_rerun_finishes(tmp_path: Path, how: str) -> None:
-    suite, out = _suite(tmp_path), tmp_path / "out"
+    suite, out, total = _suite(tmp_path, SEEDS_FOR_IN_PROCESS), tmp_path / "out", TOTAL * SEEDS_FOR_IN_PROCESS
 
     def interrupt_after_the_first_row() -> None:
         deadline = time.monotonic() + 120
@@ -169,6 +171,6 @@ def test_ctrl_c_or_sigterm_stops_workers_cleanly_with_exit_130_and_a_rerun_finis
     assert payload["interrupted"] and payload["errors"] == 0
     assert "rerun the same command to resume" in result.stderr
     before = _stored(out)
-    assert 0 < len(before) < TOTAL and payload["done"] == len(before)
+    assert 0 < len(before) < total and payload["done"] == len(before)
     assert _rerun(suite, out)["skipped_done"] == len(before)
-    _check_complete(out, before)
+    _check_complete(out, before, total)
