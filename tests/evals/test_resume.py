@@ -158,8 +158,13 @@ def test_ctrl_c_or_sigterm_stops_workers_cleanly_with_exit_130_and_a_rerun_finis
         # `_thread.interrupt_main()` would only set a flag; SIGTERM is what `timeout`, `kill` and schedulers send
         os.kill(os.getpid(), signal.SIGINT if how == "ctrl-c" else signal.SIGTERM)
 
-    threading.Thread(target=interrupt_after_the_first_row, daemon=True).start()
-    result = runner.invoke(app, ["eval", str(suite), "--out", str(out), "--workers", "2", "--json"])
+    # a CLI process starts with Python's own SIGINT handler; earlier tests in this process may have replaced it
+    previous = signal.signal(signal.SIGINT, signal.default_int_handler)
+    try:
+        threading.Thread(target=interrupt_after_the_first_row, daemon=True).start()
+        result = runner.invoke(app, ["eval", str(suite), "--out", str(out), "--workers", "2", "--json"])
+    finally:
+        signal.signal(signal.SIGINT, previous)
     assert result.exit_code == 130, result.output
     deadline = time.monotonic() + 20
     while _pool_workers() and time.monotonic() < deadline:  # terminated, not left running
