@@ -105,7 +105,8 @@ def rank(belief: Any, notes: RevecaNotes, options: list[Affordance], step: int,
         candidate = Candidate(text=option.text, relevance=level)
         if params.spatial:
             pos, room = target_place(belief, option)
-            mine = my_distance(belief, option)
+            mine = walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None),
+                                 pos, room)
             candidate.my_distance = mine if math.isfinite(mine) else None
             for agent_id, guess in guesses.items():
                 if guess.position is None or option.kind == "goput":

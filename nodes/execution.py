@@ -18,6 +18,8 @@ def history_text(plan: Any, limit: int = 80) -> str:
 
 
 class ListParams(BaseModel):
+    """What `planning.list_actions` adds to the bare action list."""
+
     model_config = ConfigDict(extra="forbid")
 
     distances: bool = Field(default=False, description="note my walking distance next to each action (in the "
@@ -33,7 +35,7 @@ def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     belief = ctx.memory.semantic
     options = ctx.resources.affordances.available(belief, message=state.get("message"))
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
-    if getattr(ctx.params, "distances", False):
+    if ctx.params.distances:
         update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(belief, options)}
     return update
 

@@ -38,7 +38,7 @@ def choose_in_orders(ask: Callable[[list[str]], Any], options: list[str], orders
     """Ask `ask(shown_options)` once per rotation and return the most voted option.
 
     `ask` returns a prediction with `valid`, `index` (into what it was shown) and `reasoning`. Invalid
-    answers do not vote; a tie goes to the option voted first, i.e. the one the original order chose.
+    answers do not vote; a tie goes to the option voted first (the original order's answer when it was usable).
     """
     orders = max(1, min(orders, len(options)))
     votes: list[int | None] = []

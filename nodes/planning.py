@@ -26,7 +26,7 @@ def choose(ctx: NodeContext, context: dict[str, Any], actions: list[str]) -> Ord
     def ask(shown: list[str]) -> Any:
         return run_program(ctx.program, adapter, ctx.lm, context=context, options=shown)
 
-    return choose_in_orders(ask, actions, getattr(ctx.params, "orders", 1))
+    return choose_in_orders(ask, actions, ctx.params.orders)
 
 
 @node(

@@ -23,6 +23,7 @@ from typing import Any
 
 from coopgraph.evals.decisions import DecisionRenderer, generate, read_jsonl
 from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.order_vote import OrderVote
 from coopgraph.nodes.planning import choose
 
 
@@ -69,12 +70,10 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
         ctx = renderer.choose_context(AgentResources(env=decision.get("prompt_env", "cwah"), lm=lm))
         ctx.params = ctx.params.model_copy(update=params)
         options, expert, oracle = presented(decision, shuffle, seed, prerank)
-        if len(options) < 2:  # as in an episode: a single candidate is taken without asking
-            rows.append(_unasked(decision, options, expert, oracle))
-            continue
         calls, tokens = lm.usage.calls, lm.usage.prompt_tokens
         started = time.perf_counter()
-        vote = choose(ctx, dict(decision["facts"]), options)
+        # as in an episode, a single candidate is taken without asking
+        vote = choose(ctx, dict(decision["facts"]), options) if len(options) > 1 else OrderVote(0)
         row = {
             "id": decision["id"], "options": len(options), "expert_index": expert, "oracle_index": oracle,
             "answer_index": vote.index, "valid": vote.valid, "votes": vote.votes,
@@ -91,13 +90,6 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
     return rows
 
 
-def _unasked(decision: dict[str, Any], options: list[str], expert: int | None, oracle: int | None) -> dict[str, Any]:
-    return {"id": decision["id"], "options": len(options), "expert_index": expert, "oracle_index": oracle,
-            "answer_index": 0, "valid": True, "reasoning": "", "latency_s": 0.0, "calls": 0, "prompt_tokens": 0,
-            "error": False, "all_options": len(decision["options"]),
-            "oracle_labelled": decision["oracle_index"] is not None}
-
-
 def _share(hits: int, total: int) -> float | None:
     return round(hits / total, 4) if total else None
 
@@ -107,18 +99,13 @@ def _hit(row: dict[str, Any], label: str) -> bool:
     return row[label] is not None and row["answer_index"] == row[label]
 
 
-def _listed(row: dict[str, Any]) -> int:
-    """How many options the environment listed (random choice is over all of them, pre-ranked or not)."""
-    return int(row.get("all_options", row["options"]))
-
-
 def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
     """Agreement and its baselines over the answered rows (transport errors are counted apart). An invalid
     answer agrees with nothing (in an episode the node would fall back to the first option)."""
     errors = sum(bool(r.get("error")) for r in rows)
     rows = [r for r in rows if not r.get("error")]
     n = len(rows)
-    labelled = [r for r in rows if r.get("oracle_labelled", r["oracle_index"] is not None)]
+    labelled = [r for r in rows if r["oracle_labelled"]]
     calls = sum(r["calls"] for r in rows)
     asked = [r for r in rows if r["calls"]]
     return {
@@ -131,8 +118,9 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "first_is_mhp": _share(sum(r["expert_index"] == 0 for r in rows), n),
         "first_is_oracle": _share(sum(r["oracle_index"] == 0 for r in labelled), len(labelled)),
         "expert_shown": _share(sum(r["expert_index"] is not None for r in rows), n),
-        "random_mhp": round(statistics.mean(1 / _listed(r) for r in rows), 4) if rows else None,
-        "random_oracle": round(statistics.mean(1 / _listed(r) for r in labelled), 4) if labelled else None,
+        # random choice is over everything the environment listed, pre-ranked or not
+        "random_mhp": round(statistics.mean(1 / r["all_options"] for r in rows), 4) if rows else None,
+        "random_oracle": round(statistics.mean(1 / r["all_options"] for r in labelled), 4) if labelled else None,
         "mean_options": round(statistics.mean(r["options"] for r in rows), 2) if rows else None,
         "median_latency_s": round(statistics.median(r["latency_s"] for r in asked), 3) if asked else None,
         "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / calls, 1) if calls else None,
