@@ -121,7 +121,9 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
             start_shared_llm_servers(todo)
             _run_pool(todo, workers, lambda job, row: _record(store, summary, job, row, on_result))
     except KeyboardInterrupt:
+        # The signal can land between a row's write and its count, so count what the store holds.
         summary.interrupted = True
+        summary.done = len({job.key for job in todo} & store.done_keys())
     return summary
 
 

@@ -81,3 +81,22 @@ def test_ray_backend_without_ray_says_how_to_install_it(monkeypatch: pytest.Monk
     monkeypatch.setattr(builtins, "__import__", no_ray)
     with pytest.raises(BackendUnavailable, match=r"pip install 'ray\[default\]"):
         import_ray()
+
+
+class _InterruptedAfterWrite(ResultStore):
+    """A store where Ctrl-C lands right after the second row is written, before anyone counts it."""
+
+    writes = 0
+
+    def record(self, row: dict) -> None:
+        super().record(row)
+        self.writes += 1
+        if self.writes == 2:
+            raise KeyboardInterrupt
+
+
+def test_an_interrupt_between_write_and_count_still_reports_every_stored_row(tmp_path: Path) -> None:
+    jobs = expand_jobs(parse_suite(SUITE), tmp_path)
+    with _InterruptedAfterWrite(tmp_path) as store:
+        summary = run_jobs(jobs, store)
+        assert summary.interrupted and summary.done == len(store.rows()) == 2
