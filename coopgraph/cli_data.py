@@ -26,6 +26,9 @@ def decisions(
     seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
     spec: str = typer.Option("coela", "--spec", help="graph spec whose nodes render facts, options and prompt"),
     oracle_restarts: int = typer.Option(300, "--oracle-restarts", min=0, help="randomised restarts of the oracle"),
+    perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
+                                  help="share of decision points where the expert follows a random option instead "
+                                       "(still labelled with its own choice), so the data covers off-course states"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
@@ -46,7 +49,7 @@ def decisions(
         task = progress.add_task("episodes", total=len(episodes))
         for episode in episodes:
             yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
-                                         oracle_restarts=oracle_restarts)
+                                         oracle_restarts=oracle_restarts, perturb=perturb)
             progress.advance(task)
 
     try:
@@ -54,7 +57,7 @@ def decisions(
             summary = write_jsonl(records(), out)
     except (UnknownEnvironmentError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
-    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec}
+    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb}
     if as_json:
         emit_json(summary)
         return

@@ -15,6 +15,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import json
+import random
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -63,6 +64,7 @@ class Snapshot:
     episodic: EpisodicMemory
     choice: Affordance
     truth: TrueState | None
+    followed: Affordance  # what the agent went on to do: the choice, or a random option where it was perturbed
 
 
 def true_state(env: Any, agent: str) -> TrueState:
@@ -105,13 +107,17 @@ class RecordingMHP(MHPAgent):
 
     The planner chooses among the affordances (minus recently failed ones); the message MHP may send before
     acting is its template writer's doing, not a choice, so the recorded choice is always the planner's.
+    With `perturb` > 0 the agent follows a random option instead at that share of its decision points (still
+    labelled with the planner's choice), as in DART: the data then also covers states the expert would never
+    reach, such as having walked back into a room it already explored, which is where a learner drifts.
     """
 
     def __init__(self, name: str = "mhp", *, communicate: bool = True, actions_kept: int = 10,
-                 messages_kept: int = 3, probe: Any = None) -> None:
+                 messages_kept: int = 3, probe: Any = None, perturb: float = 0.0) -> None:
         super().__init__(name=name, communicate=communicate)
         self.windows = (actions_kept, messages_kept)
         self.probe = probe  # agent id -> TrueState of this step, or None: no oracle label
+        self.perturb = perturb
 
     def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
         super().reset(agent_id, env_info, seed)
@@ -119,6 +125,7 @@ class RecordingMHP(MHPAgent):
         self.episodic = EpisodicMemory(*self.windows)
         self.snapshots: list[Snapshot] = []
         self.observation: Observation | None = None
+        self.rng = random.Random(f"perturb:{seed}:{agent_id}")
 
     def act(self, observation: Observation) -> PrimitiveAction:
         self.observation = observation
@@ -139,15 +146,31 @@ class RecordingMHP(MHPAgent):
             self.episodic.add_action(fields["plan"], self.belief.step, status if status in OUTCOMES else "failed")
         super()._trace(kind, **fields)
 
+    def _perturbed_plan(self) -> tuple[Affordance | None, Affordance | None]:
+        """(a random option to follow, the planner's choice as the label); no message goes with a detour."""
+        options = self._options()
+        choice = self.planner.choose(self.belief, options)
+        self.plan_version = self.belief.version
+        if choice is None:
+            return None, None
+        followed = self.rng.choice(options)
+        self._trace("plan", plan=followed.text, perturbed=True)
+        return followed, choice
+
     def _next_plan(self) -> Affordance | None:
         belief, episodic = copy.deepcopy(self.belief), copy.deepcopy(self.episodic)
         self.after_message = None
-        picked = super()._next_plan()
-        choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
-        if choice is not None and choice.kind != "send_message" and self.observation is not None:
+        if self.perturb and self.rng.random() < self.perturb:
+            picked, choice = self._perturbed_plan()
+            followed = picked
+        else:
+            picked = super()._next_plan()
+            choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
+            followed = choice
+        if choice is not None and followed is not None and choice.kind != "send_message" and self.observation:
             truth = self.probe(self.agent_id) if self.probe is not None else None
             self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
-                                           belief, episodic, choice, truth))
+                                           belief, episodic, choice, truth, followed))
         return picked
 
 
@@ -252,10 +275,10 @@ def prerank(memory: AgentMemory, options: list[Affordance], step: int) -> list[t
     return [(index[id(option)], candidate.note) for option, candidate in ranked]
 
 
-def _member(name: str, probe: Any, windows: tuple[int, int]) -> Any:
+def _member(name: str, probe: Any, windows: tuple[int, int], perturb: float = 0.0) -> Any:
     if name in RECORDED:
         return RecordingMHP(name, communicate=RECORDED[name], actions_kept=windows[0], messages_kept=windows[1],
-                            probe=probe)
+                            probe=probe, perturb=perturb)
     if name in registered_baselines():
         return make_baseline(name)  # plays, but has no belief to record
     raise ValueError(f"team member {name!r} cannot be recorded; use {', '.join(RECORDED)} (or other baselines "
@@ -270,8 +293,10 @@ def episode_ids(episode_set: str, limit: int | None = None) -> list[str]:
 
 
 def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                      oracle_restarts: int = 300, env_options: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Play one episode with the team and return its decision points as JSON-ready records."""
+                      oracle_restarts: int = 300, env_options: dict[str, Any] | None = None,
+                      perturb: float = 0.0) -> list[dict[str, Any]]:
+    """Play one episode with the team and return its decision points as JSON-ready records; `perturb` is the
+    share of decision points where a recorded agent follows a random option instead (see `RecordingMHP`)."""
     env = envs.make(env_name, episode=episode, num_agents=len(team), **(env_options or {}))
 
     def probe(agent: str) -> TrueState:  # plan_team's cache serves repeated decisions within a step
@@ -279,7 +304,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
 
     params = renderer.loaded.spec.params
     windows = (int(params.get("actions_kept", 10)), int(params.get("messages_kept", 3)))
-    members = [_member(name, probe, windows) for name in team]
+    members = [_member(name, probe, windows, perturb) for name in team]
     run_episode(env, members, seed=seed)
     agents = tuple(env.possible_agents)
     snapshots = sorted((s for m in members if isinstance(m, RecordingMHP) for s in m.snapshots),
@@ -304,18 +329,19 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
             "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
             "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
             "prerank": [i for i, _ in seen.ranking], "prerank_notes": [note for _, note in seen.ranking],
+            "followed": snap.followed.text,
         })
     return records
 
 
 def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str] | None = None, *,
              limit_episodes: int | None = None, seed: int = 0, spec: str = "coela", oracle_restarts: int = 300,
-             env_options: dict[str, Any] | None = None) -> Iterator[dict[str, Any]]:
+             env_options: dict[str, Any] | None = None, perturb: float = 0.0) -> Iterator[dict[str, Any]]:
     """Decision points of every episode of a set, episode by episode, in a fixed order."""
     renderer = DecisionRenderer(spec)
     for episode in episode_ids(episode_set, limit_episodes):
         yield from episode_decisions(env_name, episode, team or ["mhp", "mhp"], renderer=renderer, seed=seed,
-                                     oracle_restarts=oracle_restarts, env_options=env_options)
+                                     oracle_restarts=oracle_restarts, env_options=env_options, perturb=perturb)
 
 
 def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: str | Path) -> dict[str, Any]:

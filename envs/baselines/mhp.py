@@ -85,14 +85,17 @@ class MHPAgent:
             return plan.target_id in self.planner.claimed(self.belief)
         return False
 
-    def _next_plan(self) -> Affordance | None:
-        options = [
+    def _options(self) -> list[Affordance]:
+        """The affordances the planner chooses among: all but plans that failed within the last few steps."""
+        return [
             o
             for o in self.affordances.available(self.belief)
             if self.belief.step - self.failed.get((o.kind, o.target_id), -RETRY_AFTER_STEPS)
             >= RETRY_AFTER_STEPS
         ]
-        choice = self.planner.choose(self.belief, options)
+
+    def _next_plan(self) -> Affordance | None:
+        choice = self.planner.choose(self.belief, self._options())
         self.plan_version = self.belief.version
         if choice is None:
             return None

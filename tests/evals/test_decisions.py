@@ -90,6 +90,33 @@ def test_recording_does_not_change_how_mhp_plays() -> None:
     assert all(m.snapshots for m in members)
 
 
+def test_perturbed_experts_go_off_course_but_every_label_is_still_the_planners_choice() -> None:
+    records = list(generate("cwah", "test", limit_episodes=2, oracle_restarts=0, perturb=0.4))
+    again = list(generate("cwah", "test", limit_episodes=2, oracle_restarts=0, perturb=0.4))
+    plain = list(generate("cwah", "test", limit_episodes=2, oracle_restarts=0))
+    assert records == again  # seeded: the detours are the same every time
+    detours = [r for r in records if r["followed"] != r["expert_choice"]]
+    assert 0.15 * len(records) < len(detours) < 0.5 * len(records)
+    assert all(r["followed"] in r["options"] for r in detours)
+    assert all(r["followed"] == r["expert_choice"] for r in plain)
+    assert [r["id"] for r in records] != [r["id"] for r in plain]  # the detours change what happens next
+    # a detour is remembered as the agent's own previous action, so later prompts show the off-course history
+    later = {(r["episode"], r["agent"]): r for r in records}
+    assert any(d["followed"] in later[(d["episode"], d["agent"])]["facts"]["previous_actions"] for d in detours)
+
+
+def test_a_perturbed_agent_labels_with_the_planner_on_the_belief_it_had() -> None:
+    agent = RecordingMHP(perturb=1.0)
+    run_episode(envs.make("cwah", episode="test/3", num_agents=2), [agent, RecordingMHP()], max_steps=120)
+    assert len(agent.snapshots) >= 5
+    replay = RecordingMHP()
+    for snap in agent.snapshots:
+        options = replay.affordances.available(snap.belief)
+        assert snap.choice.text == replay.planner.choose(snap.belief, options).text
+        assert snap.followed.text in [o.text for o in options]
+    assert sum(s.followed.text != s.choice.text for s in agent.snapshots) > len(agent.snapshots) / 2
+
+
 def test_oracle_state_at_the_start_plans_like_the_oracle() -> None:
     env = envs.make("cwah", episode="test/2", num_agents=2)
     env.reset(seed=0)
