@@ -216,6 +216,7 @@ def planner_table(folder: Path) -> Table | None:
         return None
     columns = [Column("label", "Planner", "text"), Column("decisions", "Decisions", "num", 0),
                Column("agree_mhp", "Agrees with MHP", "pct"), Column("agree_oracle", "Agrees with oracle", "pct"),
+               Column("agree_kind_mhp", "MHP's kind of action", "pct"),
                Column("answer_is_first", "Answers first option", "pct"), Column("invalid", "Invalid", "pct"),
                Column("random_mhp", "Random vs MHP", "pct"), Column("median_latency_s", "Median latency (s)", "num", 2),
                Column("mean_prompt_tokens", "Prompt tokens / call", "num", 0)]

@@ -52,6 +52,11 @@ def presented(decision: dict[str, Any], shuffle: bool, seed: int,
     return [options[i] for i in order], where(expert), where(oracle)
 
 
+def kind_of(option: str | None) -> str | None:
+    """The action's kind, `[gograb]` in `[gograb] <apple> (3)`: a wrong option of the right kind is a nearer miss."""
+    return option.split("]", 1)[0] + "]" if option and option.startswith("[") and "]" in option else None
+
+
 def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
              answer_format: str = "letter", shuffle: bool = False, seed: int = 0, prerank: int | None = None,
              orders: int = 1, give_up_after: int = 5,
@@ -80,6 +85,8 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
             "reasoning": vote.reasoning, "latency_s": round(time.perf_counter() - started, 3),
             "calls": lm.usage.calls - calls, "prompt_tokens": lm.usage.prompt_tokens - tokens,
             "all_options": len(decision["options"]), "oracle_labelled": decision["oracle_index"] is not None,
+            "expert_kind": kind_of(decision["expert_choice"]),
+            "answer_kind": kind_of(options[vote.index]) if vote.valid else None,
         }
         row["error"] = not row["valid"] and row["calls"] == 0
         rows.append(row)
@@ -113,6 +120,8 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "oracle_labelled": len(labelled),
         "agree_mhp": _share(sum(_hit(r, "expert_index") for r in rows), n),
         "agree_oracle": _share(sum(_hit(r, "oracle_index") for r in labelled), len(labelled)),
+        "agree_kind_mhp": _share(sum(r.get("answer_kind") is not None and r.get("answer_kind") == r.get("expert_kind")
+                                     for r in rows), n),
         "invalid": _share(sum(not r["valid"] for r in rows), n),
         "answer_is_first": _share(sum(r["answer_index"] == 0 for r in rows), n),
         "first_is_mhp": _share(sum(r["expert_index"] == 0 for r in rows), n),
@@ -144,6 +153,7 @@ def table(summary: dict[str, Any]) -> str:
         ("MHP's option shown", pct("expert_shown")),
         ("agreement with MHP", pct("agree_mhp")),
         ("agreement with oracle", f"{pct('agree_oracle')} of {summary['oracle_labelled']} labelled"),
+        ("MHP's kind of action", pct("agree_kind_mhp")),
         ("invalid answers", pct("invalid")),
         ("answer = first option", pct("answer_is_first")),
         ("first option = MHP's", pct("first_is_mhp")),

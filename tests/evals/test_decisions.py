@@ -13,7 +13,7 @@ from coopgraph import envs
 from coopgraph.cli import app
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.baselines.oracle import plan_team
-from coopgraph.evals.bench.decision_agreement import evaluate, presented, sample, summarize
+from coopgraph.evals.bench.decision_agreement import evaluate, kind_of, presented, sample, summarize
 from coopgraph.evals.decisions import (
     SPLITS,
     RecordingMHP,
@@ -150,8 +150,16 @@ def test_bench_measures_position_bias_against_its_baseline(records: list[dict[st
         options, expert, oracle = presented(decision, True, seed=0)
         assert options[expert] == decision["expert_choice"]
         assert oracle is None or options[oracle] == decision["oracle_choice"]
+    kinds = [kind_of(d["options"][0]) == kind_of(d["expert_choice"]) for d in chosen]
+    assert summary["agree_kind_mhp"] == round(sum(kinds) / len(kinds), 4) >= summary["agree_mhp"]
     invalid = summarize(evaluate(chosen[:3], scripted_lm(["no idea"])))
     assert invalid["invalid"] == 1.0 and invalid["agree_mhp"] == 0.0 and invalid["llm_errors"] == 0
+    assert invalid["agree_kind_mhp"] == 0.0  # an invalid answer has no kind
+
+
+def test_kind_of_an_action_is_its_bracketed_verb() -> None:
+    assert kind_of("[gograb] <apple> (3)") == "[gograb]" and kind_of("[goexplore] <kitchen> (10)") == "[goexplore]"
+    assert kind_of("wait") is None and kind_of(None) is None
 
 
 def test_bench_counts_a_dead_server_as_errors_and_stops(records: list[dict[str, Any]]) -> None:
