@@ -125,6 +125,20 @@ def model_status(as_json: bool = typer.Option(False, "--json")) -> None:
         console.print(f"{profile}: {mark} {s['path']}  {s['description']}", highlight=False)
 
 
+@model_app.command("stop")
+def model_stop(profiles: list[str] = typer.Argument(None, help="profiles whose server to stop (default: all)")) -> None:
+    """Stop the shared model servers now (they stop by themselves once no process uses them), e.g. after
+    replacing the `local-coop` adapter, so the next call serves the new one."""
+    from coopgraph.llm import model_files
+    from coopgraph.llm.server import stop_servers
+
+    unknown = [p for p in profiles or [] if p not in model_files.MODEL_FILES]
+    if unknown:
+        fail(f"unknown profile {', '.join(unknown)}; profiles: {', '.join(model_files.MODEL_FILES)}")
+    stopped = stop_servers(profiles or None)
+    console.print(f"stopped {', '.join(stopped)}" if stopped else "no model server was running", highlight=False)
+
+
 def main() -> None:
     apply_offline_env()
     app()

@@ -97,13 +97,7 @@ class SharedServer:
         self.leases.mkdir(exist_ok=True)
 
     def _state(self) -> dict | None:
-        """The running server's state; a live supervisor is trusted, since a busy server may answer slowly
-        and its supervisor exits (removing this file) as soon as the server itself dies."""
-        try:
-            state = json.loads(self.state_file.read_text())
-        except (OSError, ValueError):
-            return None
-        return state if alive(int(state.get("supervisor", -1))) else None
+        return live_state(self.state_file)
 
     def lease(self) -> None:
         lease = self.leases / str(os.getpid())
@@ -144,12 +138,40 @@ class SharedServer:
         raise ServerError(f"local model server did not answer within {timeout_s:.0f} s (log: {log})")
 
     def stop(self) -> None:
-        """Stop the server now, whoever else holds a lease (used by `coopgraph model stop`)."""
-        state = self._state()
-        if state is not None:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(int(state["supervisor"]), 15)
-        self.state_file.unlink(missing_ok=True)
+        """Stop the server now, whoever else holds a lease."""
+        stop_server(self.state_file)
+
+
+def live_state(state_file: Path) -> dict | None:
+    """A server's state; a live supervisor is trusted, since a busy server may answer slowly and its
+    supervisor exits (removing this file) as soon as the server itself dies."""
+    try:
+        state = json.loads(state_file.read_text())
+    except (OSError, ValueError):
+        return None
+    return state if alive(int(state.get("supervisor", -1))) else None
+
+
+def stop_server(state_file: Path) -> bool:
+    """Stop the server behind a state file; True when one was running."""
+    state = live_state(state_file)
+    if state is not None:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(int(state["supervisor"]), 15)
+    state_file.unlink(missing_ok=True)
+    return state is not None
+
+
+def running_servers() -> dict[str, Path]:
+    """Shared servers with a live supervisor on this machine, by key (`<profile>-ctx<n_ctx>`)."""
+    return {path.stem: path for path in sorted(servers_dir().glob("*.json")) if live_state(path) is not None}
+
+
+def stop_servers(profiles: list[str] | None = None) -> list[str]:
+    """Stop the shared servers of these profiles (all when None), e.g. to serve a new adapter or free RAM;
+    returns the keys stopped. Processes still using one start a fresh server on their next call."""
+    return [key for key, path in running_servers().items()
+            if (profiles is None or key.rsplit("-ctx", 1)[0] in profiles) and stop_server(path)]
 
 
 def local_url(settings: LLMSettings) -> str:

@@ -43,3 +43,29 @@ def test_local_coop_serves_the_base_with_its_adapter_and_chat_format() -> None:
     assert Path(command[command.index("--lora_path") + 1]).name == "local-coop.gguf"
     assert command[command.index("--chat_format") + 1] == "chatml"
     assert "--lora_path" not in server_module.server_command(parse_setting("local"), Path("/m.gguf"), 1234)
+
+
+def test_model_stop_stops_only_the_named_profiles_server(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from typer.testing import CliRunner
+
+    from coopgraph.cli import app
+
+    monkeypatch.setenv("COOPGRAPH_CACHE", str(tmp_path / "models"))
+    folder = server_module.servers_dir()
+    sleepers = {key: subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
+                for key in ("local-coop-ctx4096", "local-ctx8192")}
+    try:
+        for key, process in sleepers.items():
+            (folder / f"{key}.json").write_text(f'{{"url": "u", "supervisor": {process.pid}}}')
+        runner = CliRunner()
+        result = runner.invoke(app, ["model", "stop", "local-coop"])
+        assert result.exit_code == 0 and "stopped local-coop-ctx4096" in result.output
+        assert sleepers["local-coop-ctx4096"].wait(timeout=10) != 0 and sleepers["local-ctx8192"].poll() is None
+        assert list(server_module.running_servers()) == ["local-ctx8192"]
+        assert runner.invoke(app, ["model", "stop"]).exit_code == 0 and not server_module.running_servers()
+        assert "no model server was running" in runner.invoke(app, ["model", "stop"]).output
+        unknown = runner.invoke(app, ["model", "stop", "gpt-9"])
+        assert unknown.exit_code == 2 and "local-coop" in unknown.output
+    finally:
+        for process in sleepers.values():
+            process.kill()
