@@ -24,6 +24,19 @@ class ListParams(BaseModel):
 
     distances: bool = Field(default=False, description="note my walking distance next to each action (in the "
                             "facts' `option_notes`), as LLM-Co's state does; off in CoELA as published")
+    skip_done_within: int = Field(default=0, ge=0, description="leave off an action this agent finished within its "
+                                  "last N actions (0: off, as published), unless nothing else is left: a weak "
+                                  "planner otherwise walks back and forth between two rooms it has explored")
+
+
+def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
+    """The options minus those finished (`done`) among the agent's last `within` actions; all of them when that
+    would leave none but a message."""
+    if within <= 0:
+        return options
+    recent = {a.text for a in episodic.actions[-within:] if a.outcome == "done"}
+    kept = [o for o in options if history_text(o) not in recent or o.kind == "send_message"]
+    return kept if any(o.kind != "send_message" for o in kept) else options
 
 
 @node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)
@@ -31,9 +44,11 @@ def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
-    it stays with its option however the chooser orders the list."""
+    it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
+    finished is left off."""
     belief = ctx.memory.semantic
     options = ctx.resources.affordances.available(belief, message=state.get("message"))
+    options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
     if ctx.params.distances:
         update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(belief, options)}

@@ -1,0 +1,62 @@
+"""Leaving just-finished actions off the list (coela-norevisit): no two-room shuttle for a weak planner."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+from coopgraph import envs
+from coopgraph.envs.protocol import Affordance
+from coopgraph.evals.graph_agent import GraphAgent
+from coopgraph.evals.runner import run_episode
+from coopgraph.memory.episodic import EpisodicMemory
+from coopgraph.nodes.execution import without_recent
+from coopgraph.testing import scripted_lm
+
+ROOMS = [Affordance(kind="goexplore", target_id=i, target_name=name) for i, name in ((10, "kitchen"), (60, "bedroom"))]
+CHECK = Affordance(kind="gocheck", target_id=13, target_name="cabinet")
+
+
+def test_finished_actions_within_the_window_are_left_off_and_failed_ones_stay() -> None:
+    memory = EpisodicMemory(10, 3)
+    memory.add_action(ROOMS[0].text, 5, "done")
+    memory.add_action(CHECK.text, 9, "failed")
+    assert without_recent([*ROOMS, CHECK], memory, 0) == [*ROOMS, CHECK]  # off: the published list
+    assert without_recent([*ROOMS, CHECK], memory, 2) == [ROOMS[1], CHECK]
+    memory.add_action(ROOMS[1].text, 12, "done")
+    memory.add_action(CHECK.text, 15, "interrupted")
+    memory.add_action(CHECK.text, 18, "failed")
+    assert without_recent([*ROOMS, CHECK], memory, 3) == [ROOMS[0], CHECK]  # the kitchen is 4 actions back now
+
+
+def test_the_list_is_never_left_empty_but_for_a_message() -> None:
+    memory = EpisodicMemory(10, 3)
+    for step, room in enumerate(ROOMS):
+        memory.add_action(room.text, step, "done")
+    message = Affordance(kind="send_message", message="hi")
+    assert without_recent([message, *ROOMS], memory, 4) == [message, *ROOMS]
+
+
+LINE = re.compile(r"^([A-Z]{1,2})\. \[goexplore\] ", re.MULTILINE)
+
+
+def _explore_plans(spec: str) -> list[str]:
+    """Plans of a CoELA agent whose model always explores the last room listed (a shuttle where rooms repeat)."""
+    def model(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        rooms = LINE.findall(messages[-1].content)
+        return f"Reasoning: go\nAnswer: {rooms[-1]}" if rooms else "Answer: A" if "Answer:" in messages[0].content \
+            else "Hello."
+
+    agent = GraphAgent(spec, lm=scripted_lm(model))
+    env = envs.make("cwah", episode="test/2", num_agents=2)
+    from coopgraph.envs.baselines import make_baseline
+
+    run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=120)
+    return [a.text for a in agent.memory.episodic.actions if a.text.startswith("[goexplore]")]
+
+
+def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into() -> None:
+    published = _explore_plans("coela")
+    assert len(published) >= 6 and len(set(published[-6:])) <= 2  # back and forth between two rooms
+    fresh = _explore_plans("coela-norevisit")
+    assert all(fresh[i] not in fresh[max(0, i - 2):i] for i in range(len(fresh)))
