@@ -101,3 +101,18 @@ def test_mistakes_are_reported_with_file_and_line(text: str, line: int | None, f
 def test_a_missing_suite_lists_the_shipped_ones() -> None:
     with pytest.raises(SuiteInvalid, match="cwah-baselines"):
         load_suite("no-such-suite")
+
+
+def test_a_new_local_coop_adapter_reruns_its_teams_and_nothing_else(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from coopgraph.llm import model_files
+
+    suite = load_suite("cwah-comparison")[0]
+    before = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
+    retrained = replace(model_files.MODEL_FILES["local-coop"], adapter_sha256="0" * 64)
+    monkeypatch.setitem(model_files.MODEL_FILES, "local-coop", retrained)
+    after = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
+    changed = {team for team in before if before[team] != after[team]}
+    assert changed == {t.label for t in suite.teams if any(m.llm == "local-coop" for m in t.members)} != set()
