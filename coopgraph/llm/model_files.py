@@ -54,7 +54,7 @@ def _gemma_chunks() -> tuple[tuple[str, str], ...]:
 
 ADAPTERS_DIR = Path(__file__).parent / "adapters"
 #: SHA-256 of the shipped adapter; `coopgraph distill` prints the value for a newly trained one.
-ADAPTER_SHA256 = "6caf2e817ce0eb60b36821b24e5e866da89d7887bd2d663f5557665f51d78766"
+ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
