@@ -40,13 +40,19 @@ def _sigterm_as_interrupt() -> Iterator[None]:
 
 
 def _team_means(store: Any, suite: str) -> dict[str, dict[str, Any]]:
+    """Per team, the means over its current configuration's rows, as the report counts them."""
     from coopgraph.evals.metrics import mean
+    from coopgraph.evals.report import current_rows
 
-    teams: dict[str, dict[str, Any]] = {}
+    teams: dict[str, list[dict[str, Any]]] = {}
     for row in store.rows(suite=suite):
-        teams.setdefault(row["team"], {"rows": []})["rows"].append(row)
-    return {team: {"episodes": len(v["rows"]), "success": mean(r["success"] for r in v["rows"]),
-                   "steps": mean(r["steps"] for r in v["rows"])} for team, v in teams.items()}
+        teams.setdefault(row["team"], []).append(row)
+    means = {}
+    for team, rows in teams.items():
+        current, _ = current_rows(rows)
+        means[team] = {"episodes": len(current), "success": mean(r["success"] for r in current),
+                       "steps": mean(r["steps"] for r in current)}
+    return means
 
 
 @app.command("eval")

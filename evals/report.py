@@ -46,7 +46,7 @@ class SuiteResults:
         return next((t.description for t in self.suite.teams if t.label == team), "")
 
 
-def _current(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
+def current_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]:
     """Rows of the team's latest configuration (the config hash of its most recently finished run)."""
     if not rows:
         return [], 0
@@ -76,7 +76,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
         stale = 0
         for label in order:
             done = [r for r in suite_rows if r["team"] == label and r["status"] == "done"]
-            current, dropped = _current(done)
+            current, dropped = current_rows(done)
             stale += dropped
             hashes = {r["config_hash"] for r in current}
             failed = [r for r in suite_rows if r["team"] == label and r["status"] != "done"

@@ -64,3 +64,14 @@ def test_unknown_team_label_and_missing_store_are_clear_errors(tmp_path: Path) -
     assert result.exit_code == 2 and "no team 'Nobody'" in result.output and "MHP + MHP" in result.output
     missing = runner.invoke(app, ["report", str(tmp_path / "empty")])
     assert missing.exit_code == 2 and "no result store" in missing.output
+
+
+def test_eval_summary_counts_only_the_current_configuration_like_the_report(tmp_path: Path) -> None:
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE, encoding="utf-8")
+    out = tmp_path / "out"
+    args = ["eval", str(suite), "--out", str(out), "--json", "--limit", "1", "--team", "MHP"]
+    assert runner.invoke(app, args).exit_code == 0
+    changed = runner.invoke(app, [*args, "--max-steps", "400"])  # another configuration of the same team
+    payload = json.loads(changed.stdout)
+    assert payload["done"] == 1 and payload["teams"]["MHP"]["episodes"] == 1
