@@ -21,6 +21,12 @@ _ACTION_HEAD = re.compile(r"^\s*\[(?P<kind>[a-z_]+)\]\s*(?P<rest>.*)$", re.DOTAL
 _REFERENCE = re.compile(r"(?:<(?P<name>[^<>]*)>\s*)?\((?P<id>-?\d+)\)")
 
 
+def action_kind(text: str | None) -> str | None:
+    """The kind of an action or affordance written as text (`gograb` in `[gograb] <apple> (3)`), or None."""
+    head = _ACTION_HEAD.match(text or "")
+    return head["kind"] if head else None
+
+
 class ObjectInfo(BaseModel):
     """One object as an agent perceives it: identity, place, relations and (for containers) open state."""
 

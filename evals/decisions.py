@@ -167,7 +167,7 @@ class RecordingMHP(MHPAgent):
             picked = super()._next_plan()
             choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
             followed = choice
-        if choice is not None and followed is not None and choice.kind != "send_message" and self.observation:
+        if choice is not None and choice.kind != "send_message" and self.observation is not None:
             truth = self.probe(self.agent_id) if self.probe is not None else None
             self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
                                            belief, episodic, choice, truth, followed))

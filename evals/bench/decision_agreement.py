@@ -21,6 +21,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from coopgraph.envs.protocol import action_kind
 from coopgraph.evals.decisions import DecisionRenderer, generate, read_jsonl
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.order_vote import OrderVote
@@ -54,7 +55,8 @@ def presented(decision: dict[str, Any], shuffle: bool, seed: int,
 
 def kind_of(option: str | None) -> str | None:
     """The action's kind, `[gograb]` in `[gograb] <apple> (3)`: a wrong option of the right kind is a nearer miss."""
-    return option.split("]", 1)[0] + "]" if option and option.startswith("[") and "]" in option else None
+    kind = action_kind(option)
+    return f"[{kind}]" if kind else None
 
 
 def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
@@ -120,7 +122,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "oracle_labelled": len(labelled),
         "agree_mhp": _share(sum(_hit(r, "expert_index") for r in rows), n),
         "agree_oracle": _share(sum(_hit(r, "oracle_index") for r in labelled), len(labelled)),
-        "agree_kind_mhp": _share(sum(r.get("answer_kind") is not None and r.get("answer_kind") == r.get("expert_kind")
+        "agree_kind_mhp": _share(sum(r["answer_kind"] is not None and r["answer_kind"] == r["expert_kind"]
                                      for r in rows), n),
         "invalid": _share(sum(not r["valid"] for r in rows), n),
         "answer_is_first": _share(sum(r["answer_index"] == 0 for r in rows), n),
