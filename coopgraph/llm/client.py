@@ -18,9 +18,18 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from coopgraph.llm.cache import CACHE_HIT
-from coopgraph.llm.constraints import Backend, ChoiceConstraint, request_kwargs
+from coopgraph.llm.constraints import Backend, ChoiceConstraint, request_kwargs, settled_answer
 
 _ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
+
+
+def _text(reply: BaseMessage) -> str:
+    return reply.content if isinstance(reply.content, str) else str(reply.content)
+
+
+def _finished(reply: BaseMessage) -> bool:
+    """The model stopped by itself (a reply cut at max_tokens is never taken as settled)."""
+    return reply.response_metadata.get("finish_reason") != "length"
 
 
 def to_langchain(messages: list[dict[str, str]]) -> list[BaseMessage]:
@@ -52,7 +61,13 @@ class Usage:
 
 
 class CoopLM(dspy.BaseLM):
-    """A dspy LM over a LangChain chat model; `complete_chat` is the path coopgraph's nodes use."""
+    """A dspy LM over a LangChain chat model; `complete_chat` is the path coopgraph's nodes use.
+
+    With `lazy_grammar` (llama.cpp at temperature 0) an answer-only choice is first asked without its grammar:
+    llama.cpp checks a grammar against every token of the vocabulary at every step, which for Gemma's 262k
+    tokens costs more than the answer itself. A reply that is already exactly one option is what the grammar
+    would have produced (`settled_answer`); anything else is asked again with the grammar, from the cached prompt.
+    """
 
     def __init__(
         self,
@@ -62,18 +77,20 @@ class CoopLM(dspy.BaseLM):
         model: str = "fake",
         tracer: Any = None,
         settings: dict[str, Any] | None = None,
+        lazy_grammar: bool = False,
     ) -> None:
         super().__init__(model=model, model_type="chat", temperature=0.0, max_tokens=256, cache=False)
         self.chat_model = chat_model
         self.backend = backend
         self.tracer = tracer
         self.settings_public = settings or {"model": model, "backend": backend}
+        self.lazy_grammar = lazy_grammar
         self.usage = Usage()
 
     def with_tracer(self, tracer: Any) -> CoopLM:
         """A sibling LM sharing the chat model and its cache but writing to another trace."""
         twin = CoopLM(self.chat_model, backend=self.backend, model=self.model, tracer=tracer,
-                      settings=self.settings_public)
+                      settings=self.settings_public, lazy_grammar=self.lazy_grammar)
         return twin
 
     def complete_chat(
@@ -85,15 +102,19 @@ class CoopLM(dspy.BaseLM):
         trace: dict[str, Any] | None = None,
         **kwargs: Any,
     ) -> Completion:
-        call_kwargs = {"max_tokens": max_tokens, **request_kwargs(constraint, self.backend)}
-        if self.backend in ("llamacpp", "vllm"):
-            # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model
-            # that never writes its stop token would then write until the context is full. Say it in their words.
-            call_kwargs["extra_body"] = {**call_kwargs.get("extra_body", {}), "max_tokens": max_tokens}
-        call_kwargs.update({k: v for k, v in kwargs.items() if k in ("temperature", "stop")})
+        options = {k: v for k, v in kwargs.items() if k in ("temperature", "stop")}
+        lazy = (self.lazy_grammar and constraint is not None and constraint.reasoning_chars == 0
+                and not options.get("temperature"))
         start = time.perf_counter()
+        free: BaseMessage | None = None
         try:
-            reply = self.chat_model.invoke(to_langchain(messages), **call_kwargs)
+            if lazy:  # an answer-only reply is one line; a model that goes on after it would repeat itself
+                free = self._invoke(messages, None, max_tokens, {**options, "stop": ["\n"]})
+            if free is not None and _finished(free) and settled_answer(constraint, _text(free)):
+                reply, free, grammar = free, None, "unneeded"
+            else:
+                reply = self._invoke(messages, constraint, max_tokens, options)
+                grammar = "none" if constraint is None else "applied"
         except Exception as exc:
             self.usage.errors += 1
             if self.tracer is not None:
@@ -101,22 +122,35 @@ class CoopLM(dspy.BaseLM):
             raise
         latency = time.perf_counter() - start
         usage = getattr(reply, "usage_metadata", None) or {}
+        wasted = (getattr(free, "usage_metadata", None) or {}).get("output_tokens", 0) if free is not None else 0
         completion = Completion(
-            text=reply.content if isinstance(reply.content, str) else str(reply.content),
+            text=_text(reply),
             prompt_tokens=int(usage.get("input_tokens", 0)),
-            completion_tokens=int(usage.get("output_tokens", 0)),
+            completion_tokens=int(usage.get("output_tokens", 0)) + int(wasted),
             latency_s=latency,
             cache_hit=bool(reply.response_metadata.get(CACHE_HIT)),
         )
         self._count(completion, (trace or {}).get("node", ""))
         if self.tracer is not None:
+            extra = {"free_response": _text(free)} if free is not None else {}
             self.tracer.event(
                 "llm_call", **(trace or {}), model=self.model, backend=self.backend, prompt=messages,
                 response=completion.text, prompt_tokens=completion.prompt_tokens,
                 completion_tokens=completion.completion_tokens, latency_s=round(latency, 4),
-                cache_hit=completion.cache_hit, constrained=constraint is not None,
+                cache_hit=completion.cache_hit, constrained=constraint is not None, grammar=grammar, **extra,
             )
         return completion
+
+    def _invoke(
+        self, messages: list[dict[str, str]], constraint: ChoiceConstraint | None, max_tokens: int,
+        options: dict[str, Any],
+    ) -> BaseMessage:
+        call_kwargs = {"max_tokens": max_tokens, **request_kwargs(constraint, self.backend)}
+        if self.backend in ("llamacpp", "vllm"):
+            # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model
+            # that never writes its stop token would then write until the context is full. Say it in their words.
+            call_kwargs["extra_body"] = {**call_kwargs.get("extra_body", {}), "max_tokens": max_tokens}
+        return self.chat_model.invoke(to_langchain(messages), **call_kwargs, **options)
 
     def _count(self, completion: Completion, node: str) -> None:
         u = self.usage

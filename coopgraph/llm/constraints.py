@@ -90,6 +90,21 @@ def request_kwargs(constraint: ChoiceConstraint | None, backend: Backend) -> dic
     return {}
 
 
+def settled_answer(constraint: ChoiceConstraint, text: str) -> bool:
+    """Whether an unconstrained greedy reply is what the grammar would have produced too.
+
+    At temperature 0 the grammar only changes a reply where the model's own best token breaks it. A reply
+    that is already exactly one answer (and not the start of a longer one, where the grammar would have
+    weighed going on against stopping) is therefore the constrained reply, got without the grammar's
+    per-token cost over the whole vocabulary. Only answer-only replies qualify.
+    """
+    if constraint.reasoning_chars > 0 or not text.startswith("Answer: "):
+        return False
+    answer = text.removeprefix("Answer: ")
+    answers = constraint.answers()
+    return answer in answers and not any(a != answer and a.startswith(answer) for a in answers)
+
+
 def max_tokens_for(constraint: ChoiceConstraint) -> int:
     """Enough tokens for the reasoning line and the longest answer, never much more."""
     longest = max((len(a) for a in constraint.answers()), default=1)

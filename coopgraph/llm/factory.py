@@ -58,4 +58,6 @@ def make_lm(
     if cache:
         store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache))
     chat = chat_model_for(settings, cache=store)
-    return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public())
+    lazy = settings.lazy_grammar and settings.backend == "llamacpp" and settings.temperature == 0
+    return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public(),
+                  lazy_grammar=lazy)

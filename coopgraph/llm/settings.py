@@ -43,6 +43,10 @@ class LLMSettings(BaseModel):
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
     reasoning_chars_max: int | None = Field(
         default=None, description="cap on choice nodes' reasoning line (a distilled model answers at once)")
+    drafts_messages: bool = Field(
+        default=True, description="False: message-drafting nodes write nothing (a planner-only distilled model)")
+    lazy_grammar: bool = Field(
+        default=True, description="at temperature 0 on llama.cpp, ask answer-only choices without the grammar first")
     answer_format: Literal["letter", "text"] | None = Field(
         default=None, description="choice nodes answer this way whatever their params say (what it was taught)")
 
@@ -58,6 +62,7 @@ def parse_setting(setting: str | None = None, **overrides: object) -> LLMSetting
     if setting in MODEL_FILES:
         overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
         overrides.setdefault("answer_format", MODEL_FILES[setting].answer_format)
+        overrides.setdefault("drafts_messages", MODEL_FILES[setting].drafts_messages)
         return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
     kind, _, model = setting.partition(":")
     if kind in REMOTE_KINDS and model:

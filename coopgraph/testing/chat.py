@@ -38,7 +38,7 @@ class ScriptedChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        self.calls.append((list(messages), dict(kwargs)))
+        self.calls.append((list(messages), {**kwargs, **({"stop": stop} if stop else {})}))
         if callable(self.script):
             reply = self.script(list(messages), dict(kwargs))
         else:

@@ -24,3 +24,40 @@ def test_llamacpp_and_vllm_get_max_tokens_in_their_own_words_beside_the_grammar(
 
 def test_openai_gets_no_extra_body() -> None:
     assert "extra_body" not in _kwargs("openai") and "extra_body" not in _kwargs("fake")
+
+
+OPTIONS = ("[send_message] <hi>", "[send_message] <hi> <again>", "[gograb] <apple> (302)")
+
+
+def _lazy(script: list[str], reasoning_chars: int = 0) -> tuple[ScriptedChatModel, str, list[dict]]:
+    chat = ScriptedChatModel(script=script)
+    events: list[dict] = []
+    tracer = type("Tracer", (), {"event": lambda self, kind, **kw: events.append({"kind": kind, **kw})})()
+    lm = CoopLM(chat, backend="llamacpp", lazy_grammar=True, tracer=tracer)
+    done = lm.complete_chat([{"role": "user", "content": "pick"}], max_tokens=20,
+                            constraint=ChoiceConstraint(OPTIONS, answer_format="text", reasoning_chars=reasoning_chars))
+    return chat, done.text, events
+
+
+def test_a_reply_that_is_already_an_option_skips_the_grammar() -> None:
+    chat, text, events = _lazy(["Answer: [gograb] <apple> (302)"])
+    assert text == "Answer: [gograb] <apple> (302)" and len(chat.calls) == 1
+    assert "grammar" not in chat.calls[0][1]["extra_body"] and events[-1]["grammar"] == "unneeded"
+    assert chat.calls[0][1]["stop"] == ["\n"]  # the answer is one line; what a model adds after it is noise
+
+
+def test_a_reply_off_the_list_is_asked_again_under_the_grammar() -> None:
+    chat, text, events = _lazy(["Answer: [gograb] <apple> (302) (done at step 4)", "Answer: [gograb] <apple> (302)"])
+    assert len(chat.calls) == 2 and "grammar" in chat.calls[1][1]["extra_body"]
+    assert text == "Answer: [gograb] <apple> (302)" and events[-1]["grammar"] == "applied"
+    assert events[-1]["free_response"].endswith("(done at step 4)")
+
+
+def test_an_option_that_begins_a_longer_one_is_left_to_the_grammar() -> None:
+    chat, _, _ = _lazy(["Answer: [send_message] <hi>", "Answer: [send_message] <hi> <again>"])
+    assert len(chat.calls) == 2
+
+
+def test_a_reasoned_answer_always_goes_through_the_grammar() -> None:
+    chat, _, events = _lazy(["Reasoning: near\nAnswer: [gograb] <apple> (302)"], reasoning_chars=40)
+    assert len(chat.calls) == 1 and "grammar" in chat.calls[0][1]["extra_body"] and events[-1]["grammar"] == "applied"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from coopgraph.llm.constraints import ChoiceConstraint, gbnf, max_tokens_for, regex, request_kwargs
+from coopgraph.llm.constraints import ChoiceConstraint, gbnf, max_tokens_for, regex, request_kwargs, settled_answer
 
 C = ChoiceConstraint(("grab the apple", 'say "hi"'), answer_format="text", reasoning_chars=50)
 
@@ -36,3 +36,11 @@ def test_request_kwargs_per_backend() -> None:
 def test_max_tokens_leaves_room_for_reasoning_and_answer() -> None:
     assert max_tokens_for(C) > 50 // 3 + len("say \"hi\"") // 2
     assert max_tokens_for(ChoiceConstraint(("a", "b"), reasoning_chars=0)) < 20
+
+
+def test_settled_answers_are_exact_options_that_begin_no_longer_one() -> None:
+    c = ChoiceConstraint(("wait", "wait for Bob", "grab the apple"), answer_format="text", reasoning_chars=0)
+    assert settled_answer(c, "Answer: grab the apple") and settled_answer(c, "Answer: wait for Bob")
+    assert not settled_answer(c, "Answer: wait")
+    assert not settled_answer(c, "Answer: grab the apple now") and not settled_answer(c, "grab the apple")
+    assert not settled_answer(ChoiceConstraint(c.options, reasoning_chars=10), "Answer: A")
