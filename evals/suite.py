@@ -248,14 +248,18 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
     return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_weights(llm)}
 
 
-def _weights(llm: str | None) -> dict[str, list[str]]:
-    """The pinned hashes of an embedded profile's files, so a new `local-coop` adapter reruns its teams."""
+def _weights(llm: str | None) -> dict[str, Any]:
+    """An embedded profile's pinned file hashes and the node params it fixes, so a new `local-coop` adapter
+    or a change in how the profile is asked reruns its teams."""
     from coopgraph.llm.model_files import MODEL_FILES
 
     files = MODEL_FILES.get(llm or "")
     if files is None:
         return {}
-    return {"weights_sha256": [h for h in (files.sha256, files.adapter_sha256) if h]}
+    pins: dict[str, Any] = {"weights_sha256": [h for h in (files.sha256, files.adapter_sha256) if h]}
+    if files.fixes():
+        pins["profile_fixes"] = files.fixes()
+    return pins
 
 
 def member_llms(suite: Suite, team: Team, override: str | None = None) -> list[str | None]:

@@ -7,7 +7,7 @@ from typing import Any
 from pydantic import Field
 
 from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
+from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, llm_profile, run_program
 from coopgraph.nodes.registry import node
 
 
@@ -36,8 +36,11 @@ def _trim(text: str, limit: int) -> str:
 def draft_message(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Write a short message worth sending now; the planner decides whether to send it.
 
-    An unusable or empty draft simply means no [send_message] option this time.
+    An unusable or empty draft simply means no [send_message] option this time. A planner-only profile
+    (`local-coop`: never taught to write or to pick a message) is not asked at all.
     """
+    if not llm_profile(ctx).get("drafts_messages", True):
+        return {"message": None}
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=state.get("facts", {}))
     if not prediction.valid:
         return {"message": None}

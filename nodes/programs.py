@@ -214,13 +214,18 @@ class ChoiceParams(BaseModel):
     )
 
 
+def llm_profile(ctx: Any) -> dict[str, Any]:
+    """The public settings of the node's LM, where a profile says how it must be asked."""
+    return getattr(ctx.resources.lm, "settings_public", None) or {}
+
+
 def adapter_for(ctx: Any) -> JinjaAdapter:
     """The adapter that renders this node's template with this node's params.
 
     An LLM profile may fix the answer's shape (`reasoning_chars_max`, `answer_format`): a distilled model was
     taught to answer one way, and asking it for another would put it outside what it learned."""
     params = ctx.params
-    profile = getattr(ctx.resources.lm, "settings_public", None) or {}
+    profile = llm_profile(ctx)
     reasoning = getattr(params, "reasoning_chars", 0)
     if profile.get("reasoning_chars_max") is not None:
         reasoning = min(reasoning, profile["reasoning_chars_max"])

@@ -33,6 +33,13 @@ class ModelFile:
     chat_format: str | None = None  # llama-cpp-python chat format; None: the GGUF's own template
     reasoning_chars_max: int | None = None  # a distilled model answers in the format it was taught
     answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
+    drafts_messages: bool = True  # False: a planner-only model, asked for no message drafts it cannot write
+
+    def fixes(self) -> dict[str, object]:
+        """How this profile overrides the nodes' own params (empty for a plain model)."""
+        pinned = {"reasoning_chars_max": self.reasoning_chars_max, "answer_format": self.answer_format,
+                  "drafts_messages": None if self.drafts_messages else False}
+        return {k: v for k, v in pinned.items() if v is not None}
 
 
 def _qwen_chunks() -> tuple[tuple[str, str], ...]:
@@ -75,7 +82,7 @@ MODEL_FILES: dict[str, ModelFile] = {
 # The distilled planner: the same Gemma base file, served with coopgraph's adapter and chat format.
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
-    chat_format="chatml", reasoning_chars_max=0, answer_format="text",
+    chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False,
     description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
 
 

@@ -100,3 +100,14 @@ def test_a_message_cannot_add_actions_or_leak_the_prompt() -> None:
     assert not listed
     for msgs, _ in lm.chat_model.calls:
         assert "[send_message] <\"I am alice" not in msgs[-1].content  # the echoed prompt was never offered
+
+
+def test_a_planner_only_profile_is_never_asked_for_a_draft_and_gets_no_message_option() -> None:
+    agent, lm = _agent(sharing_planner)
+    lm.settings_public = {**lm.settings_public, "drafts_messages": False}  # as `local-coop` declares
+    env = envs.make("cwah", episode="test/0", num_agents=2)
+    result = run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=20)
+    prompts = [msgs[-1].content for msgs, _ in lm.chat_model.calls]
+    assert prompts and not any("My message:" in p for p in prompts)  # no drafting call at all
+    assert not any("[send_message]" in option for p in prompts for _, option in OPTION.findall(p))
+    assert not [m for m in result.messages if m.sender == "alice"]

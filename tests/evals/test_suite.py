@@ -115,3 +115,19 @@ def test_a_new_local_coop_adapter_reruns_its_teams_and_nothing_else(tmp_path: Pa
     after = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
     changed = {team for team in before if before[team] != after[team]}
     assert changed == {t.label for t in suite.teams if any(m.llm == "local-coop" for m in t.members)} != set()
+
+
+def test_how_a_profile_is_asked_is_part_of_its_teams_config(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from dataclasses import replace
+
+    from coopgraph.llm import model_files
+
+    assert model_files.MODEL_FILES["local"].fixes() == {}  # plain profiles keep their hashes
+    assert model_files.MODEL_FILES["local-coop"].fixes()["drafts_messages"] is False
+    suite = load_suite("cwah-comparison")[0]
+    before = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
+    chatty = replace(model_files.MODEL_FILES["local-coop"], drafts_messages=True)
+    monkeypatch.setitem(model_files.MODEL_FILES, "local-coop", chatty)
+    after = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
+    assert {t for t in before if before[t] != after[t]} == {
+        t.label for t in suite.teams if any(m.llm == "local-coop" for m in t.members)}

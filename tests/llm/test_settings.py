@@ -42,6 +42,7 @@ def test_distilled_profile_caps_reasoning_and_nodes_obey() -> None:
 
     assert parse_setting("local-coop").reasoning_chars_max == 0
     assert parse_setting("local").reasoning_chars_max is None
+    assert parse_setting("local-coop").drafts_messages is False and parse_setting("local").drafts_messages
     lm = scripted_lm(["Answer: A"])
     loaded = load_spec("coela")
     ctx = node_context(loaded, "choose_action", AgentResources(env="cwah", lm=lm))
