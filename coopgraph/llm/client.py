@@ -57,6 +57,7 @@ class Usage:
     cache_hits: int = 0
     latency_s: float = 0.0
     errors: int = 0
+    grammar_skipped: int = 0  # choices whose unconstrained reply was already exactly one option
     per_node: dict[str, int] = field(default_factory=dict)
 
 
@@ -131,6 +132,7 @@ class CoopLM(dspy.BaseLM):
             cache_hit=bool(reply.response_metadata.get(CACHE_HIT)),
         )
         self._count(completion, (trace or {}).get("node", ""))
+        self.usage.grammar_skipped += grammar == "unneeded"
         if self.tracer is not None:
             extra = {"free_response": _text(free)} if free is not None else {}
             self.tracer.event(

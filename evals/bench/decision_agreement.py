@@ -77,7 +77,7 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
         ctx = renderer.choose_context(AgentResources(env=decision.get("prompt_env", "cwah"), lm=lm))
         ctx.params = ctx.params.model_copy(update=params)
         options, expert, oracle = presented(decision, shuffle, seed, prerank)
-        calls, tokens = lm.usage.calls, lm.usage.prompt_tokens
+        calls, tokens, skipped = lm.usage.calls, lm.usage.prompt_tokens, lm.usage.grammar_skipped
         started = time.perf_counter()
         # as in an episode, a single candidate is taken without asking
         vote = choose(ctx, dict(decision["facts"]), options) if len(options) > 1 else OrderVote(0)
@@ -86,6 +86,7 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", r
             "answer_index": vote.index, "valid": vote.valid, "votes": vote.votes,
             "reasoning": vote.reasoning, "latency_s": round(time.perf_counter() - started, 3),
             "calls": lm.usage.calls - calls, "prompt_tokens": lm.usage.prompt_tokens - tokens,
+            "grammar_skipped": lm.usage.grammar_skipped - skipped,
             "all_options": len(decision["options"]), "oracle_labelled": decision["oracle_index"] is not None,
             "expert_kind": kind_of(decision["expert_choice"]),
             "answer_kind": kind_of(options[vote.index]) if vote.valid else None,
@@ -136,6 +137,7 @@ def summarize(rows: list[dict[str, Any]]) -> dict[str, Any]:
         "median_latency_s": round(statistics.median(r["latency_s"] for r in asked), 3) if asked else None,
         "mean_prompt_tokens": round(sum(r["prompt_tokens"] for r in rows) / calls, 1) if calls else None,
         "llm_calls": calls,
+        "grammar_skipped": _share(sum(r.get("grammar_skipped", 0) for r in rows), calls),
         "llm_errors": errors,
     }
 
@@ -165,6 +167,7 @@ def table(summary: dict[str, Any]) -> str:
         ("median latency", num("median_latency_s", ".2f") + " s"),
         ("mean prompt tokens", num("mean_prompt_tokens", ".0f")),
         ("LLM calls", str(summary["llm_calls"])),
+        ("answered without grammar", pct("grammar_skipped")),
     ]
     return "\n".join(f"{label:<26}{value}" for label, value in lines)
 

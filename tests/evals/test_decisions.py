@@ -157,6 +157,25 @@ def test_bench_measures_position_bias_against_its_baseline(records: list[dict[st
     assert invalid["agree_kind_mhp"] == 0.0  # an invalid answer has no kind
 
 
+def test_bench_counts_answers_the_grammar_was_not_needed_for(records: list[dict[str, Any]]) -> None:
+    import re
+
+    from coopgraph.llm.client import CoopLM
+    from coopgraph.testing import ScriptedChatModel
+
+    def first_option(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        first = re.search(r"^A\. (.*)$", messages[-1].content, re.MULTILINE).group(1)
+        return "Answer: " + (first if "grammar" in kwargs["extra_body"] else first + " (done at step 3)")
+
+    chosen = sample(records, 6, seed=3)
+    lm = CoopLM(ScriptedChatModel(script=first_option), backend="llamacpp", lazy_grammar=True)
+    needed = summarize(evaluate(chosen, lm, reasoning_chars=0, answer_format="text"))
+    assert needed["grammar_skipped"] == 0.0 and needed["answer_is_first"] == 1.0 and needed["llm_calls"] == 6
+    lm = CoopLM(ScriptedChatModel(script=lambda m, k: first_option(m, {"extra_body": {"grammar": 1}})),
+                backend="llamacpp", lazy_grammar=True)
+    assert summarize(evaluate(chosen, lm, reasoning_chars=0, answer_format="text"))["grammar_skipped"] == 1.0
+
+
 def test_kind_of_an_action_is_its_bracketed_verb() -> None:
     assert kind_of("[gograb] <apple> (3)") == "[gograb]" and kind_of("[goexplore] <kitchen> (10)") == "[goexplore]"
     assert kind_of("wait") is None and kind_of(None) is None
