@@ -263,6 +263,8 @@ class AgentKit:
     `read_message` folds the facts a partner's message states (object whereabouts, checked containers,
     intentions) into the belief; it only records data and never turns a message into an action.
     `prompt_env` names the environment's prompt templates (`cwah` serves C-WAH and Noisy-C-WAH).
+    `news`, where the environment has message templates, makes a reporter for a belief (C-WAH: MHP's
+    `NewsReporter`), which `communication.report_news` uses to keep partners informed without an LLM.
     """
 
     belief: Any
@@ -270,3 +272,4 @@ class AgentKit:
     skillbook: SkillBook
     read_message: Callable[[Any, Message], None]
     prompt_env: str
+    news: Callable[[Any], Any] | None = None

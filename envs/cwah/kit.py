@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from coopgraph.envs.baselines.news import NewsReporter
 from coopgraph.envs.baselines.templates import read_message as read_template
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
@@ -59,4 +60,5 @@ def make_kit(env_info: dict[str, Any]) -> AgentKit:
         skillbook=CWAHSkillBook.from_env_info(env_info),
         read_message=read_message,
         prompt_env="cwah",
+        news=lambda belief: NewsReporter(belief.config.max_message_chars),
     )

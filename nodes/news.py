@@ -1,0 +1,59 @@
+"""Template news: partners hear what this agent did, found and goes for next, with no LLM writing it.
+
+A planner that cannot write (the distilled `local-coop`) otherwise leaves its partner blind: two such agents
+check the same containers and go for the same objects. The environment's reporter (C-WAH: MHP's templates,
+which partners' message readers turn back into facts) decides what is news and whether it is worth a step.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from coopgraph.envs.protocol import PrimitiveAction
+from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
+from coopgraph.nodes.registry import node, router
+
+_REPORTER = "news_reporter"
+_REPORTED_PLAN = "news_reported_plan_step"
+
+
+@node("communication.report_news", reads=("observation",), writes=("action",))
+def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Once per new plan, send the news MHP would send with it (puts, sightings, empty containers, a grab).
+
+    It runs every step so that every put of mine is noted; the report for a plan goes out on the step after
+    the plan was chosen, and only when the reporter finds it worth a step. A message is this step's action,
+    the plan goes on next step."""
+    kit = ctx.resources.kit
+    belief = ctx.memory.semantic
+    if kit is None or kit.news is None or not getattr(belief, "partners", None):
+        return {}
+    obs = state["observation"]
+    notes = ctx.memory.notes
+    reporter = notes.get(_REPORTER)
+    if reporter is None:
+        reporter = notes[_REPORTER] = kit.news(belief)
+    reporter.note_put(belief, obs)
+    plan, started = ctx.memory.plan, ctx.memory.plan_started_step
+    if plan is None or started is None or started >= obs.step or notes.get(_REPORTED_PLAN) == started:
+        return {}
+    notes[_REPORTED_PLAN] = started
+    text = reporter.compose(belief, plan)
+    if not text:
+        return {}
+    sent = kit.affordances.available(belief, message=text)[0]
+    ctx.memory.episodic.add_action(history_text(sent), obs.step, "done")
+    ctx.memory.episodic.add_message(obs.agent_id, text, obs.step)
+    if ctx.tracer is not None:
+        ctx.tracer.event("news", step=obs.step, plan=plan.text, message=text)
+    return {"action": PrimitiveAction(kind="send_message", message=text)}
+
+
+@router("route.reported", branches=("spoke", "plan", "continue"), reads=("action", "new_messages"),
+        params=ReplanParams)
+def reported(state: dict[str, Any], ctx: NodeContext) -> str:
+    """End the step when news is being sent; otherwise decide as `route.needs_plan` does."""
+    if state.get("action") is not None:
+        return "spoke"
+    return needs_plan(state, ctx)
