@@ -27,6 +27,9 @@ class ListParams(BaseModel):
     skip_done_within: int = Field(default=0, ge=0, description="leave off an action this agent finished within its "
                                   "last N actions (0: off, as published), unless nothing else is left: a weak "
                                   "planner otherwise walks back and forth between two rooms it has explored")
+    skip_claimed: bool = Field(default=False, description="leave off grabbing an object a partner said it goes to "
+                               "grab (unless I said so first), unless nothing else is left; off in CoELA as "
+                               "published, where the LLM reads the dialogue")
 
 
 def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
@@ -39,16 +42,35 @@ def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
     return kept if any(o.kind != "send_message" for o in kept) else options
 
 
+def without_claimed(options: list[Any], belief: Any) -> list[Any]:
+    """The options minus grabs of objects a partner announced it goes to grab, as the belief read them from its
+    messages (an announcement of mine that came first keeps mine); all of them when that would leave none but a
+    message. Only grabs, as in MHP's planner: an announced check or exploration goes stale unnoticed."""
+    mine = getattr(belief, "intent", None)
+    me = getattr(belief, "agent_id", "")
+    claimed = {
+        (intent.kind, intent.target_id)
+        for agent, intent in (getattr(belief, "partner_intents", None) or {}).items()
+        if intent.kind == "gograb" and intent.target_id is not None and not (
+            mine is not None and (mine.kind, mine.target_id) == (intent.kind, intent.target_id)
+            and (mine.step, me) < (intent.step, agent))
+    }
+    kept = [o for o in options if (o.kind, o.target_id) not in claimed or o.kind == "send_message"]
+    return kept if any(o.kind != "send_message" for o in kept) else options
+
+
 @node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)
 def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
-    finished is left off."""
+    finished is left off; with `skip_claimed`, what a partner said it goes for."""
     belief = ctx.memory.semantic
     options = ctx.resources.affordances.available(belief, message=state.get("message"))
     options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
+    if ctx.params.skip_claimed:
+        options = without_claimed(options, belief)
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
     if ctx.params.distances:
         update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(belief, options)}

@@ -60,3 +60,22 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
     assert len(published) >= 6 and len(set(published[-6:])) <= 2  # back and forth between two rooms
     fresh = _explore_plans("coela-norevisit")
     assert all(fresh[i] not in fresh[max(0, i - 2):i] for i in range(len(fresh)))
+
+
+def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
+    from types import SimpleNamespace
+
+    from coopgraph.envs.cwah.belief import PartnerIntent
+    from coopgraph.nodes.execution import without_claimed
+
+    wine, juice = (Affordance(kind="gograb", target_id=i, target_name=n) for i, n in ((303, "wine"), (302, "juice")))
+    check_wine_cabinet = Affordance(kind="gocheck", target_id=303, target_name="cabinet")
+    belief = SimpleNamespace(agent_id="alice", intent=None, partner_intents={
+        "bob": PartnerIntent(kind="gograb", target_id=303, step=3),
+        "carol": PartnerIntent(kind="gocheck", target_id=13, step=4)})  # only grabs are claims
+    options = [wine, juice, check_wine_cabinet, CHECK]
+    assert without_claimed(options, belief) == [juice, check_wine_cabinet, CHECK]
+    belief.intent = PartnerIntent(kind="gograb", target_id=303, step=1)  # I said it first: still mine
+    assert without_claimed(options, belief) == options
+    belief.intent = None
+    assert without_claimed([wine], belief) == [wine]  # never an empty list
