@@ -245,10 +245,10 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
         spec_hash = file_hash(resolve_path(name))
     except SpecInvalid:
         spec_hash = "missing"
-    return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_weights(llm)}
+    return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_profile_pins(llm)}
 
 
-def _weights(llm: str | None) -> dict[str, Any]:
+def _profile_pins(llm: str | None) -> dict[str, Any]:
     """An embedded profile's pinned file hashes and the node params it fixes, so a new `local-coop` adapter
     or a change in how the profile is asked reruns its teams."""
     from coopgraph.llm.model_files import MODEL_FILES
@@ -257,8 +257,8 @@ def _weights(llm: str | None) -> dict[str, Any]:
     if files is None:
         return {}
     pins: dict[str, Any] = {"weights_sha256": [h for h in (files.sha256, files.adapter_sha256) if h]}
-    if files.fixes():
-        pins["profile_fixes"] = files.fixes()
+    if fixes := files.fixes():
+        pins["profile_fixes"] = fixes
     return pins
 
 

@@ -32,31 +32,26 @@ class ListParams(BaseModel):
                                "published, where the LLM reads the dialogue")
 
 
+def _leave_off(options: list[Any], drop: Any) -> list[Any]:
+    """The options `drop` rejects left off (a message never is); all of them when that would leave only a message."""
+    kept = [o for o in options if o.kind == "send_message" or not drop(o)]
+    return kept if any(o.kind != "send_message" for o in kept) else options
+
+
 def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
-    """The options minus those finished (`done`) among the agent's last `within` actions; all of them when that
-    would leave none but a message."""
+    """The options minus those finished (`done`) among the agent's last `within` actions."""
     if within <= 0:
         return options
     recent = {a.text for a in episodic.actions[-within:] if a.outcome == "done"}
-    kept = [o for o in options if history_text(o) not in recent or o.kind == "send_message"]
-    return kept if any(o.kind != "send_message" for o in kept) else options
+    return _leave_off(options, lambda o: history_text(o) in recent)
 
 
 def without_claimed(options: list[Any], belief: Any) -> list[Any]:
-    """The options minus grabs of objects a partner announced it goes to grab, as the belief read them from its
-    messages (an announcement of mine that came first keeps mine); all of them when that would leave none but a
-    message. Only grabs, as in MHP's planner: an announced check or exploration goes stale unnoticed."""
-    mine = getattr(belief, "intent", None)
-    me = getattr(belief, "agent_id", "")
-    claimed = {
-        (intent.kind, intent.target_id)
-        for agent, intent in (getattr(belief, "partner_intents", None) or {}).items()
-        if intent.kind == "gograb" and intent.target_id is not None and not (
-            mine is not None and (mine.kind, mine.target_id) == (intent.kind, intent.target_id)
-            and (mine.step, me) < (intent.step, agent))
-    }
-    kept = [o for o in options if (o.kind, o.target_id) not in claimed or o.kind == "send_message"]
-    return kept if any(o.kind != "send_message" for o in kept) else options
+    """The options minus grabs of objects a partner announced it goes to grab (the belief's `announced_grabs`,
+    read from its messages). Only grabs, as in MHP's planner: an announced check or exploration goes stale."""
+    announced = getattr(belief, "announced_grabs", None)
+    claimed = announced() if callable(announced) else set()
+    return _leave_off(options, lambda o: o.kind == "gograb" and o.target_id in claimed)
 
 
 @node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)

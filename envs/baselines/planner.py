@@ -38,18 +38,7 @@ class SubgoalPlanner:
         free-handed partner is nearer to: in this room, or in the room it was seen or heard in lately."""
         taken = {i for partner in belief.partners.values() for i in partner.holding}
         taken |= {o.id for o in belief.objects.values() if o.held_by not in (None, belief.agent_id)}
-        mine = belief.intent
-        for agent_id, intent in belief.partner_intents.items():
-            if intent.kind != "gograb" or intent.target_id is None:
-                continue
-            if (
-                mine is not None
-                and mine.kind == "gograb"
-                and mine.target_id == intent.target_id
-                and ((mine.step, belief.agent_id) < (intent.step, agent_id))
-            ):
-                continue
-            taken.add(intent.target_id)
+        taken |= belief.announced_grabs()
         free_handed = [p for p in self._partners_here(belief) if len(p.holding) < belief.config.hands]
         nearby_rooms = {
             p.room_id

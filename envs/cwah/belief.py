@@ -225,6 +225,17 @@ class Belief:
             self.version += 1
 
     # ----------------------------------------------------------------- queries
+    def announced_grabs(self) -> set[int]:
+        """Objects a partner said it is going to grab, unless this agent announced the same grab first."""
+        mine = self.intent
+        return {
+            intent.target_id
+            for agent_id, intent in self.partner_intents.items()
+            if intent.kind == "gograb" and intent.target_id is not None
+            and not (mine is not None and mine.kind == "gograb" and mine.target_id == intent.target_id
+                     and (mine.step, self.agent_id) < (intent.step, agent_id))
+        }
+
     def room_name(self, room_id: int | None) -> str:
         return self.rooms[room_id].name if room_id in self.rooms else "unknown"
 

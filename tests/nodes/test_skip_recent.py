@@ -63,9 +63,9 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
 
 
 def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
-    from types import SimpleNamespace
+    from types import MethodType, SimpleNamespace
 
-    from coopgraph.envs.cwah.belief import PartnerIntent
+    from coopgraph.envs.cwah.belief import Belief, PartnerIntent
     from coopgraph.nodes.execution import without_claimed
 
     wine, juice = (Affordance(kind="gograb", target_id=i, target_name=n) for i, n in ((303, "wine"), (302, "juice")))
@@ -73,6 +73,7 @@ def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> No
     belief = SimpleNamespace(agent_id="alice", intent=None, partner_intents={
         "bob": PartnerIntent(kind="gograb", target_id=303, step=3),
         "carol": PartnerIntent(kind="gocheck", target_id=13, step=4)})  # only grabs are claims
+    belief.announced_grabs = MethodType(Belief.announced_grabs, belief)  # the belief's own rule, on a stand-in
     options = [wine, juice, check_wine_cabinet, CHECK]
     assert without_claimed(options, belief) == [juice, check_wine_cabinet, CHECK]
     belief.intent = PartnerIntent(kind="gograb", target_id=303, step=1)  # I said it first: still mine
