@@ -226,7 +226,7 @@ class Rendered:
 
 
 class DecisionRenderer:
-    """Replays a snapshot through a spec's retrieve, list-actions and choose-action nodes."""
+    """Replays a snapshot through a spec's retrieve, list-actions (and shortlist) and choose-action nodes."""
 
     def __init__(self, spec: str | Path | LoadedSpec = "coela") -> None:
         self.loaded = spec if isinstance(spec, LoadedSpec) else load_spec(spec)
@@ -248,6 +248,9 @@ class DecisionRenderer:
         facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
         listed = self._run("planning.list_actions", {"message": None, "facts": facts}, resources)
         facts = listed.get("facts", facts)  # a spec may have list_actions add notes (distances) to the facts
+        if "planning.shortlist" in self.ids:  # and a shortlist between listing and choosing
+            listed = self._run("planning.shortlist", {**listed, "facts": facts}, resources)
+            facts = listed["facts"]
         ranking = prerank(memory, listed["options"], snap.observation.step)
         return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
                         ranking)
@@ -315,7 +318,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
         seen = renderer.render(snap, list(agents))
         texts = [o.text for o in seen.options]
         if snap.choice.text not in texts:
-            continue  # cannot happen while MHP chooses from the same affordances; never label a wrong index
+            continue  # the spec's shortlist left MHP's choice off: never label a wrong index (recall in docs)
         oracle = (None, None, "none")
         if snap.truth is not None:
             oracle = oracle_label(snap.truth, agents, snap.agent, seen.options, config=env.config,

@@ -16,6 +16,16 @@ class RetrieveParams(BaseModel):
     recall_k: int = Field(default=0, ge=0, le=20, description="vector-store memories recalled for the goal")
     forget_belief: bool = Field(default=False, description="ablation: rebuild the belief from this step only")
     all_objects: bool = Field(default=False, description="list every object seen, not only goal-related ones")
+    brief: bool = Field(default=False, description="progress as the belief's `brief_text` (hands, what is still "
+                        "to fetch, partners), for a shortlist planner that reads where things are from its options")
+
+
+def _progress(belief: Any, params: RetrieveParams) -> str:
+    """The belief's progress line; the brief one when asked for and the belief has it."""
+    brief = getattr(belief, "brief_text", None)
+    if params.brief and callable(brief):
+        return str(brief())
+    return str(belief.progress_text(include_all=params.all_objects))
 
 
 @node("memory.retrieve", reads=("observation",), writes=("facts",), params=RetrieveParams)
@@ -31,7 +41,7 @@ def retrieve(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         "agent_name": obs.agent_name,
         "partner_names": [p.capitalize() for p in partners],
         "goal": obs.goal_text,
-        "progress": memory.semantic.progress_text(include_all=ctx.params.all_objects),
+        "progress": _progress(memory.semantic, ctx.params),
         "dialogue": memory.episodic.dialogue_text(),
         "previous_actions": memory.episodic.actions_text(),
         "step": obs.step,

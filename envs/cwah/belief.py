@@ -8,6 +8,7 @@ checked, where partners were last seen and what they held, and counts goal progr
 
 from __future__ import annotations
 
+from collections import Counter
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -236,6 +237,12 @@ class Belief:
                      and (mine.step, self.agent_id) < (intent.step, agent_id))
         }
 
+    def label_of(self, target_id: int) -> str:
+        """`<name> (id)` of a known object or room (an announced target may be either)."""
+        if target_id in self.objects:
+            return self.objects[target_id].label
+        return self.rooms[target_id].label if target_id in self.rooms else f"({target_id})"
+
     def room_name(self, room_id: int | None) -> str:
         return self.rooms[room_id].name if room_id in self.rooms else "unknown"
 
@@ -335,4 +342,25 @@ class Belief:
         unexplored = [self.rooms[r].label for r in self.unexplored_rooms()]
         if unexplored:
             parts.append(f"Unexplored: {', '.join(unexplored)}.")
+        return " ".join(parts)
+
+    def brief_text(self) -> str:
+        """The few facts a planner choosing from a shortlist needs, in a fraction of `progress_text`'s tokens:
+        hands, what nobody holds yet, where each partner was, what it said it goes for, unexplored rooms.
+        Where things lie is left to the shortlist's options and their distances."""
+        held = Counter(self.objects[i].name for i in self.holding if i in self.objects)
+        held.update(self.objects[i].name for p in self.partners.values() for i in p.holding if i in self.objects)
+        still = [f"{n} {p.object_name}" for p in self.goal if (n := self.remaining(p) - held[p.object_name]) > 0]
+        holding = ", ".join(self.objects[i].label for i in self.holding if i in self.objects) or "nothing"
+        parts = [f"I hold {holding}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
+        for agent_id, partner in self.partners.items():
+            if partner.last_seen_step >= 0:
+                carried = ", ".join(self.objects[i].label for i in partner.holding if i in self.objects) or "nothing"
+                parts.append(f"{partner.name}: {self.room_name(partner.room_id)} at step {partner.last_seen_step}, "
+                             f"holding {carried}.")
+            intent = self.partner_intents.get(agent_id)
+            if intent is not None and intent.target_id is not None:
+                parts.append(f"{partner.name} said at step {intent.step}: [{intent.kind}] "
+                             f"{self.label_of(intent.target_id)}.")
+        parts.append(f"Unexplored rooms: {len(self.unexplored_rooms())}.")
         return " ".join(parts)

@@ -42,6 +42,26 @@ def test_belief_tracks_rooms_objects_and_progress() -> None:
     assert "I'm holding nothing" in belief.progress_text()
 
 
+def test_brief_state_counts_what_nobody_holds_and_says_what_a_partner_goes_for() -> None:
+    from coopgraph.envs.cwah.belief import KnownObject, PartnerIntent
+
+    env, belief, _ = _setup()
+    goal = belief.goal[0]
+    assert f"Still to fetch: {goal.count} {goal.object_name}" in belief.brief_text()
+    assert f"Unexplored rooms: {len(belief.unexplored_rooms())}." in belief.brief_text()
+    partner = belief.partners["bob"]
+    held = KnownObject(id=9001, name=goal.object_name, kind="item", held_by="bob")
+    belief.objects[held.id] = held
+    partner.holding, partner.last_seen_step = [held.id], belief.step
+    still = f"{goal.count - 1} {goal.object_name}" if goal.count > 1 else None
+    text = belief.brief_text()
+    assert f"holding {held.label}" in text and (still is None or f"Still to fetch: {still}" in text)
+    assert (f"{goal.count} {goal.object_name}" not in text.split("Still to fetch:")[1].split(".")[0])
+    belief.partner_intents["bob"] = PartnerIntent(kind="goexplore", target_id=belief.unexplored_rooms()[0], step=3)
+    assert f"Bob said at step 3: [goexplore] {belief.rooms[belief.unexplored_rooms()[0]].label}." in \
+        belief.brief_text()
+
+
 def test_action_list_offers_explore_check_and_grab_but_never_grab_with_full_hands() -> None:
     env, belief, observations = _setup()
     options = CWAHAffordances().available(belief, message="hello")
