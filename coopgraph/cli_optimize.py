@@ -115,6 +115,8 @@ def distill(
     if subprocess.run(command, check=False).returncode != 0:
         fail("training failed (see its output above)")
     digest = model_files.sha256_of(out)
-    console.print(f"[green]adapter[/green] {out} sha256 {digest}\nTo ship it as `local-coop`: copy it to "
-                  f"{model_files.ADAPTERS_DIR / 'local-coop.gguf'} and set ADAPTER_SHA256 in "
-                  "coopgraph/llm/model_files.py to that hash.", highlight=False)
+    shipped = {m.adapter: m.profile for m in model_files.MODEL_FILES.values() if m.adapter and m.spec == spec}
+    where = ", ".join(f"{model_files.ADAPTERS_DIR / name} (profile `{profile}`)" for name, profile in shipped.items())
+    console.print(f"[green]adapter[/green] {out} sha256 {digest}\nTo ship it: copy it over "
+                  f"{where or 'a new file in ' + str(model_files.ADAPTERS_DIR)} and pin that hash in "
+                  "coopgraph/llm/model_files.py.", highlight=False)

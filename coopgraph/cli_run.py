@@ -96,9 +96,12 @@ def run(
 ) -> None:
     """Run one episode with a team and print its metrics."""
     from coopgraph.envs.registry import UnknownEnvironmentError
-    from coopgraph.evals.teams import UnknownMemberError, parse_team
+    from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch
 
     try:
+        for member in dict.fromkeys(parse_team(team)) if not as_json else ():
+            if (warning := prompt_mismatch(member, llm)) is not None:
+                console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, _parse_options(env_opt), episode, parse_team(team), llm, max_steps, out,
                             live=not as_json, seed=seed)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:

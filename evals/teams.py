@@ -65,3 +65,27 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
         graph = compiled.setdefault(name, compile_spec(loaded))
         team.append(GraphAgent(loaded, lm=lm, graph=graph))
     return team
+
+
+def _choice_prompt(spec: str) -> str | None:
+    """The prompt template a spec's `planning.choose_action` node renders (None: the spec has no such node)."""
+    from coopgraph.nodes.registry import NODES
+
+    node = next((n for n in load_spec(spec).spec.nodes.values() if n.use == "planning.choose_action"), None)
+    return None if node is None else node.prompt or NODES.get(node.use).prompt
+
+
+def prompt_mismatch(member: str, setting: str | None) -> str | None:
+    """A warning when a distilled profile would be asked with a choice prompt it never learned (e.g. `coela` on
+    `local-coop-brief`, which learned coela-brief's), else None; the run goes on either way."""
+    from coopgraph.llm.model_files import MODEL_FILES
+
+    trained = MODEL_FILES[setting].spec if setting in MODEL_FILES else None
+    if trained is None or member_kind(member) != "graph":
+        return None
+    expected, actual = _choice_prompt(trained), _choice_prompt(member)
+    if actual == expected:
+        return None
+    return (f"{setting} was distilled on {trained}'s choice prompt ({expected}); {member} asks with "
+            f"{actual or 'no planning.choose_action node'}, which it never saw")
+

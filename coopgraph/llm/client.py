@@ -18,7 +18,7 @@ from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from coopgraph.llm.cache import CACHE_HIT
-from coopgraph.llm.constraints import Backend, ChoiceConstraint, request_kwargs, settled_answer
+from coopgraph.llm.constraints import NOTE_SEPARATOR, Backend, ChoiceConstraint, request_kwargs, settled_answer
 
 _ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
 
@@ -66,8 +66,9 @@ class CoopLM(dspy.BaseLM):
 
     With `lazy_grammar` (llama.cpp at temperature 0) an answer-only choice is first asked without its grammar:
     llama.cpp checks a grammar against every token of the vocabulary at every step, which for Gemma's 262k
-    tokens costs more than the answer itself. A reply that is already exactly one option is what the grammar
-    would have produced (`settled_answer`); anything else is asked again with the grammar, from the cached prompt.
+    tokens costs more than the answer itself. A reply that is already one option (or one option and then its
+    note, which is cut) is what the grammar would have produced (`settled_answer`); anything else is asked again
+    with the grammar, from the cached prompt.
     """
 
     def __init__(
@@ -109,10 +110,12 @@ class CoopLM(dspy.BaseLM):
         start = time.perf_counter()
         free: BaseMessage | None = None
         try:
-            if lazy:  # an answer-only reply is one line; a model that goes on after it would repeat itself
-                free = self._invoke(messages, None, max_tokens, {**options, "stop": ["\n"]})
-            if free is not None and _finished(free) and settled_answer(constraint, _text(free)):
-                reply, free, grammar = free, None, "unneeded"
+            if lazy:  # an answer-only reply is one line, and ends where a copied option's note would begin
+                free = self._invoke(messages, None, max_tokens, {**options, "stop": ["\n", NOTE_SEPARATOR]})
+            settled = settled_answer(constraint, _text(free)) if free is not None and _finished(free) else None
+            if free is not None and settled is not None:
+                reply, grammar = free.model_copy(update={"content": settled}), "unneeded"
+                free = free if _text(free) != settled else None  # traced when the note after the option was cut
             else:
                 reply = self._invoke(messages, constraint, max_tokens, options)
                 grammar = "none" if constraint is None else "applied"
@@ -123,7 +126,7 @@ class CoopLM(dspy.BaseLM):
             raise
         latency = time.perf_counter() - start
         usage = getattr(reply, "usage_metadata", None) or {}
-        wasted = (getattr(free, "usage_metadata", None) or {}).get("output_tokens", 0) if free is not None else 0
+        wasted = (getattr(free, "usage_metadata", None) or {}).get("output_tokens", 0) if grammar == "applied" else 0
         completion = Completion(
             text=_text(reply),
             prompt_tokens=int(usage.get("input_tokens", 0)),

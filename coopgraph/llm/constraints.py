@@ -90,19 +90,32 @@ def request_kwargs(constraint: ChoiceConstraint | None, backend: Backend) -> dic
     return {}
 
 
-def settled_answer(constraint: ChoiceConstraint, text: str) -> bool:
-    """Whether an unconstrained greedy reply is what the grammar would have produced too.
+#: What coopgraph's prompts put between an option and its note ("[gocheck] <cabinet> (13) — 4.8 m"): an
+#: unconstrained answer is stopped there, since whatever a model copies after the option is not the answer.
+NOTE_SEPARATOR = " — "
 
-    At temperature 0 the grammar only changes a reply where the model's own best token breaks it. A reply
-    that is already exactly one answer (and not the start of a longer one, where the grammar would have
-    weighed going on against stopping) is therefore the constrained reply, got without the grammar's
-    per-token cost over the whole vocabulary. Only answer-only replies qualify.
+
+def settled_answer(constraint: ChoiceConstraint, text: str) -> str | None:
+    """The reply the grammar would have produced for an unconstrained greedy one (`Answer: <option>`), or None.
+
+    At temperature 0 the grammar only changes a reply where the model's own best token breaks it. A reply that
+    is exactly one answer (and not the start of a longer one, where the grammar would have weighed going on
+    against stopping) is therefore the constrained reply, got without the grammar's per-token cost over the
+    whole vocabulary. So is a reply that goes on after one answer with a space (a model copying the option's
+    whole line, note and all, as "[gocheck] <cabinet> (13) — 4.8 m"), when no other answer goes on from it: the
+    grammar could only have stopped there (the reply is cut to the answer). Only answer-only replies qualify.
     """
     if constraint.reasoning_chars > 0 or not text.startswith("Answer: "):
-        return False
-    answer = text.removeprefix("Answer: ")
+        return None
+    reply = text.removeprefix("Answer: ")
     answers = constraint.answers()
-    return answer in answers and not any(a != answer and a.startswith(answer) for a in answers)
+    begun = [a for a in answers if reply.startswith(a) and (reply == a or reply[len(a)].isspace())]
+    if not begun:
+        return None
+    longest = max(begun, key=len)  # shorter answers it begins with were passed by the model's own best tokens
+    if any(a != longest and a.startswith(longest) for a in answers):
+        return None
+    return f"Answer: {longest}"
 
 
 def max_tokens_for(constraint: ChoiceConstraint) -> int:

@@ -34,6 +34,7 @@ class ModelFile:
     reasoning_chars_max: int | None = None  # a distilled model answers in the format it was taught
     answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
     drafts_messages: bool = True  # False: a planner-only model, asked for no message drafts it cannot write
+    spec: str | None = None  # a distilled adapter learned the choice prompt of this graph spec
 
     def fixes(self) -> dict[str, object]:
         """How this profile overrides the nodes' own params (empty for a plain model)."""
@@ -60,8 +61,9 @@ def _gemma_chunks() -> tuple[tuple[str, str], ...]:
 
 
 ADAPTERS_DIR = Path(__file__).parent / "adapters"
-#: SHA-256 of the shipped adapter; `coopgraph distill` prints the value for a newly trained one.
+#: SHA-256 of the shipped adapters; `coopgraph distill` prints the value for a newly trained one.
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
+BRIEF_ADAPTER_SHA256 = "0c9eaba3ed2f32b58937edc6607ba1fd7dbc88255ce2e56a4733854b0a9e097a"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
@@ -82,8 +84,14 @@ MODEL_FILES: dict[str, ModelFile] = {
 # The distilled planner: the same Gemma base file, served with coopgraph's adapter and chat format.
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
-    chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False,
+    chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False, spec="coela",
     description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
+# The same, distilled on coela-brief's short prompt (state in brief, a shortlist with distances): use it with
+# coela-brief, whose prompt is the one it learned.
+MODEL_FILES["local-coop-brief"] = replace(
+    MODEL_FILES["local-coop"], profile="local-coop-brief", adapter="local-coop-brief.gguf",
+    adapter_sha256=BRIEF_ADAPTER_SHA256, spec="coela-brief",
+    description="Gemma 3 270M + a LoRA adapter distilled from MHP decisions on coela-brief's short prompt")
 
 
 class ModelFileError(RuntimeError):

@@ -31,9 +31,11 @@ def test_every_shipped_suite_loads_and_names_the_requested_teams() -> None:
     comparison = load_suite("cwah-comparison")[0]
     members = [[m.name for m in t.members] for t in comparison.teams]
     assert members == [["mhp"], ["mhp", "mhp"], ["mhp", "coela"], ["coela", "coela"], ["mhp", "coela"],
-                       ["coela", "coela"], ["coela-news", "coela-news"], ["capo", "capo"], ["reveca", "reveca"]]
+                       ["coela", "coela"], ["coela-news", "coela-news"], ["mhp", "coela-brief"],
+                       ["coela-brief", "coela-brief"], ["capo", "capo"], ["reveca", "reveca"]]
     llms = [[m.llm for m in t.members] for t in comparison.teams]
     assert llms[4:7] == [[None, "local-coop"], ["local-coop"] * 2, ["local-coop"] * 2] and llms[3] == [None, None]
+    assert llms[7:9] == [[None, "local-coop-brief"], ["local-coop-brief"] * 2]
     assert comparison.reference_team() == "MHP"
     reveca = load_suite("reveca-ablations")[0]
     assert reveca.environment.options == {"noise": 20} and reveca.kind == "ablation"

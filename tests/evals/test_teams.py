@@ -35,3 +35,14 @@ def test_graph_members_share_one_compiled_graph() -> None:
     team = make_team(["coela", "coela"], lm_factory=lambda: scripted_lm(["Answer: A"]))
     assert all(isinstance(m, GraphAgent) for m in team)
     assert team[0].graph is team[1].graph and team[0] is not team[1]
+
+
+def test_a_distilled_profile_warns_only_about_choice_prompts_it_never_learned() -> None:
+    from coopgraph.evals.teams import prompt_mismatch
+
+    assert prompt_mismatch("coela", "local-coop") is None and prompt_mismatch("coela-news", "local-coop") is None
+    assert prompt_mismatch("coela-brief", "local-coop-brief") is None
+    assert prompt_mismatch("coela", "local") is None and prompt_mismatch("mhp", "local-coop-brief") is None
+    warning = prompt_mismatch("coela", "local-coop-brief")
+    assert warning is not None and "planning/choose_brief" in warning and "planning/choose_action" in warning
+    assert "candidates/choose" in (prompt_mismatch("reveca", "local-coop") or "")

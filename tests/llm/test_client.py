@@ -43,14 +43,20 @@ def test_a_reply_that_is_already_an_option_skips_the_grammar() -> None:
     chat, text, events = _lazy(["Answer: [gograb] <apple> (302)"])
     assert text == "Answer: [gograb] <apple> (302)" and len(chat.calls) == 1
     assert "grammar" not in chat.calls[0][1]["extra_body"] and events[-1]["grammar"] == "unneeded"
-    assert chat.calls[0][1]["stop"] == ["\n"]  # the answer is one line; what a model adds after it is noise
+    assert chat.calls[0][1]["stop"] == ["\n", " — "]  # one line, and a copied note after the option is noise
 
 
 def test_a_reply_off_the_list_is_asked_again_under_the_grammar() -> None:
-    chat, text, events = _lazy(["Answer: [gograb] <apple> (302) (done at step 4)", "Answer: [gograb] <apple> (302)"])
+    chat, text, events = _lazy(["Answer: [gograb] <apple> (303)", "Answer: [gograb] <apple> (302)"])
     assert len(chat.calls) == 2 and "grammar" in chat.calls[1][1]["extra_body"]
     assert text == "Answer: [gograb] <apple> (302)" and events[-1]["grammar"] == "applied"
-    assert events[-1]["free_response"].endswith("(done at step 4)")
+    assert events[-1]["free_response"] == "Answer: [gograb] <apple> (303)"
+
+
+def test_a_note_copied_after_the_option_is_cut_without_asking_again() -> None:
+    chat, text, events = _lazy(["Answer: [gograb] <apple> (302) — 4.8 m"])
+    assert len(chat.calls) == 1 and text == "Answer: [gograb] <apple> (302)" and events[-1]["grammar"] == "unneeded"
+    assert events[-1]["free_response"].endswith("— 4.8 m") and events[-1]["response"] == text
 
 
 def test_an_option_that_begins_a_longer_one_is_left_to_the_grammar() -> None:

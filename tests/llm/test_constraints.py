@@ -38,9 +38,13 @@ def test_max_tokens_leaves_room_for_reasoning_and_answer() -> None:
     assert max_tokens_for(ChoiceConstraint(("a", "b"), reasoning_chars=0)) < 20
 
 
-def test_settled_answers_are_exact_options_that_begin_no_longer_one() -> None:
+def test_settled_answers_are_options_that_begin_no_longer_one_with_any_note_after_them_cut() -> None:
     c = ChoiceConstraint(("wait", "wait for Bob", "grab the apple"), answer_format="text", reasoning_chars=0)
-    assert settled_answer(c, "Answer: grab the apple") and settled_answer(c, "Answer: wait for Bob")
-    assert not settled_answer(c, "Answer: wait")
-    assert not settled_answer(c, "Answer: grab the apple now") and not settled_answer(c, "grab the apple")
+    assert settled_answer(c, "Answer: grab the apple") == "Answer: grab the apple"
+    assert settled_answer(c, "Answer: wait for Bob") == "Answer: wait for Bob"
+    assert settled_answer(c, "Answer: wait") is None  # the grammar would have weighed " for Bob" against stopping
+    assert settled_answer(c, "Answer: grab the apple — 4.8 m") == "Answer: grab the apple"  # a copied note
+    assert settled_answer(c, "Answer: wait for Bob (done at step 3)") == "Answer: wait for Bob"
+    assert settled_answer(c, "Answer: wait for Bobby") is None and settled_answer(c, "Answer: grab the apples") is None
+    assert settled_answer(c, "Answer: wait here") is None and settled_answer(c, "grab the apple") is None
     assert not settled_answer(ChoiceConstraint(c.options, reasoning_chars=10), "Answer: A")

@@ -70,7 +70,8 @@ def test_adapter_hash_is_checked_before_use(monkeypatch, tmp_path: Path) -> None
         model_files.adapter_path("fake")
 
 
-def test_shipped_local_coop_adapter_matches_its_pin() -> None:
-    path = model_files.adapter_path("local-coop")
+@pytest.mark.parametrize("profile", ["local-coop", "local-coop-brief"])
+def test_shipped_adapters_match_their_pins(profile: str) -> None:
+    path = model_files.adapter_path(profile)
     assert path is not None and path.stat().st_size < 20_000_000
     assert model_files.adapter_path("local") is None
