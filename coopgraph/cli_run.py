@@ -99,9 +99,9 @@ def run(
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch
 
     try:
-        for member in dict.fromkeys(parse_team(team)) if not as_json else ():
-            if (warning := prompt_mismatch(member, llm)) is not None:
-                console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
+        warnings = [] if as_json else [prompt_mismatch(m, llm) for m in dict.fromkeys(parse_team(team))]
+        for warning in filter(None, warnings):
+            console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, _parse_options(env_opt), episode, parse_team(team), llm, max_steps, out,
                             live=not as_json, seed=seed)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:

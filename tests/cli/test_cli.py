@@ -59,3 +59,17 @@ def test_nodes_json_lists_contracts() -> None:
     payload = json.loads(runner.invoke(app, ["nodes", "--json"]).stdout)
     choose = next(n for n in payload["nodes"] if n["name"] == "planning.choose_action")
     assert "actions" in choose["reads"] and choose["llm"] is True and "answer_format" in choose["params"]
+
+
+def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_learned(monkeypatch) -> None:
+    import coopgraph.cli_run as cli_run
+
+    def stop(*args, **kwargs):
+        raise ValueError("stopped before the episode")
+
+    monkeypatch.setattr(cli_run, "_run_live", stop)
+    mismatched = runner.invoke(app, ["run", "--team", "coela,coela", "--llm", "local-coop-brief"])
+    assert mismatched.exit_code != 0 and "stopped before the episode" in mismatched.output
+    assert mismatched.output.count("warning:") == 1 and "never saw" in mismatched.output
+    matched = runner.invoke(app, ["run", "--team", "coela-brief,mhp", "--llm", "local-coop-brief"])
+    assert "warning:" not in matched.output and "stopped before the episode" in matched.output
