@@ -99,10 +99,11 @@ def run(
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch
 
     try:
-        warnings = [] if as_json else [prompt_mismatch(m, llm) for m in dict.fromkeys(parse_team(team))]
+        members = parse_team(team)
+        warnings = [] if as_json else [prompt_mismatch(m, llm) for m in dict.fromkeys(members)]
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
-        payload = _run_live(env, _parse_options(env_opt), episode, parse_team(team), llm, max_steps, out,
+        payload = _run_live(env, _parse_options(env_opt), episode, members, llm, max_steps, out,
                             live=not as_json, seed=seed)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))

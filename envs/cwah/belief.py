@@ -237,6 +237,10 @@ class Belief:
                      and (mine.step, self.agent_id) < (intent.step, agent_id))
         }
 
+    def labels(self, ids: list[int]) -> str:
+        """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""
+        return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"
+
     def label_of(self, target_id: int) -> str:
         """`<name> (id)` of a known object or room (an announced target may be either)."""
         if target_id in self.objects:
@@ -312,10 +316,7 @@ class Belief:
         CoELA's prompts did, so irrelevant (e.g. Noisy-C-WAH dummy) objects reach the prompt too.
         """
 
-        def names(ids: list[int]) -> str:
-            return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"
-
-        parts = [f"I'm holding {names(self.holding)}."]
+        parts = [f"I'm holding {self.labels(self.holding)}."]
         done = [f"{self.satisfied(p)}/{p.count} {p.object_name}" for p in self.goal]
         parts.append(f"Believed progress: {', '.join(done)}.")
         for room_id in sorted(self.explored_rooms, key=lambda r: r != self.room_id):
@@ -337,7 +338,7 @@ class Belief:
             if partner.last_seen_step >= 0:
                 parts.append(
                     f"I last saw {partner.name} in the {self.room_name(partner.room_id)} at step "
-                    f"{partner.last_seen_step}, holding {names(partner.holding)}."
+                    f"{partner.last_seen_step}, holding {self.labels(partner.holding)}."
                 )
         unexplored = [self.rooms[r].label for r in self.unexplored_rooms()]
         if unexplored:
@@ -351,13 +352,11 @@ class Belief:
         held = Counter(self.objects[i].name for i in self.holding if i in self.objects)
         held.update(self.objects[i].name for p in self.partners.values() for i in p.holding if i in self.objects)
         still = [f"{n} {p.object_name}" for p in self.goal if (n := self.remaining(p) - held[p.object_name]) > 0]
-        holding = ", ".join(self.objects[i].label for i in self.holding if i in self.objects) or "nothing"
-        parts = [f"I hold {holding}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
+        parts = [f"I hold {self.labels(self.holding)}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
         for agent_id, partner in self.partners.items():
             if partner.last_seen_step >= 0:
-                carried = ", ".join(self.objects[i].label for i in partner.holding if i in self.objects) or "nothing"
                 parts.append(f"{partner.name}: {self.room_name(partner.room_id)} at step {partner.last_seen_step}, "
-                             f"holding {carried}.")
+                             f"holding {self.labels(partner.holding)}.")
             intent = self.partner_intents.get(agent_id)
             if intent is not None and intent.target_id is not None:
                 parts.append(f"{partner.name} said at step {intent.step}: [{intent.kind}] "

@@ -5,34 +5,17 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from coopgraph import envs
 from coopgraph.envs.protocol import Affordance
 from coopgraph.evals.decisions import DecisionRenderer, episode_decisions
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.nodes.candidates import my_distance
 from coopgraph.nodes.shortlist import ShortlistParams, shortlist
-from coopgraph.testing import scripted_lm
+from tests.nodes.first_decision import first_decision
 
 LINE = re.compile(r"^([A-Z]{1,2})\. (\[(\w+)\] <\w+> \(\d+\))(?: — (.*))?$", re.MULTILINE)
 
 
-def _agent(spec: str = "coela-brief") -> tuple[GraphAgent, list[str]]:
-    env = envs.make("cwah", episode="test/0", num_agents=2)
-    observations, _ = env.reset(seed=0)
-
-    def model(messages: list[Any], kwargs: dict[str, Any]) -> str:
-        listed = LINE.findall(messages[-1].content)
-        return f"Reasoning: go\nAnswer: {listed[-1][0]}" if listed else "Hello."
-
-    lm = scripted_lm(model)
-    agent = GraphAgent(spec, lm=lm)
-    agent.reset("alice", env.agent_info("alice"), 0)
-    agent.act(observations["alice"])
-    return agent, [m[-1].content for m, _ in lm.chat_model.calls if LINE.search(m[-1].content)]
-
-
 def _belief_and_options() -> tuple[Any, list[Affordance]]:
-    agent, _ = _agent("coela")
+    agent, _ = first_decision("coela")
     belief = agent.memory.semantic
     return belief, agent.resources.affordances.available(belief)
 
@@ -85,8 +68,8 @@ def test_a_partner_standing_nearer_to_a_grab_is_named() -> None:
 
 
 def test_coela_brief_prompt_lists_the_shortlist_with_notes_and_leaves_out_the_long_parts() -> None:
-    agent, prompts = _agent("coela-brief")
-    _, full = _agent("coela")
+    agent, prompts = first_decision("coela-brief")
+    _, full = first_decision("coela")
     listed = LINE.findall(prompts[0])
     assert listed and all(note.endswith(" m") or " m, " in note for *_, note in listed)
     assert "Dialogue so far" not in prompts[0] and "previous actions" not in prompts[0]
