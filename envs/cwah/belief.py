@@ -347,10 +347,12 @@ class Belief:
 
     def brief_text(self) -> str:
         """The few facts a planner choosing from a shortlist needs, in a fraction of `progress_text`'s tokens:
-        hands, what nobody holds yet, where each partner was, what it said it goes for, unexplored rooms.
+        hands, what nobody holds or said it goes for yet, where each partner was, what it said it goes for,
+        unexplored rooms.
         Where things lie is left to the shortlist's options and their distances."""
-        held = Counter(self.objects[i].name for i in self.holding if i in self.objects)
-        held.update(self.objects[i].name for p in self.partners.values() for i in p.holding if i in self.objects)
+        announced = {i for i in self.announced_grabs() if i in self.objects and self.predicate_for(self.objects[i])}
+        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | announced
+        held = Counter(self.objects[i].name for i in taken if i in self.objects)
         still = [f"{n} {p.object_name}" for p in self.goal if (n := self.remaining(p) - held[p.object_name]) > 0]
         parts = [f"I hold {self.labels(self.holding)}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
         for agent_id, partner in self.partners.items():

@@ -62,6 +62,21 @@ def test_brief_state_counts_what_nobody_holds_and_says_what_a_partner_goes_for()
         belief.brief_text()
 
 
+def test_brief_state_does_not_count_an_object_a_partner_said_it_goes_for() -> None:
+    from coopgraph.envs.cwah.belief import KnownObject, PartnerIntent
+
+    _, belief, _ = _setup()
+    goal = belief.goal[0]
+    loose = KnownObject(id=9002, name=goal.object_name, kind="item", room_id=belief.room_id)
+    belief.objects[loose.id] = loose
+    belief.partner_intents["bob"] = PartnerIntent(kind="gograb", target_id=loose.id, step=1)
+    fetch = belief.brief_text().split("Still to fetch: ")[1].split(".")[0]
+    assert f"{goal.count} {goal.object_name}" not in fetch
+    assert goal.count == 1 or f"{goal.count - 1} {goal.object_name}" in fetch
+    belief.intent = PartnerIntent(kind="gograb", target_id=loose.id, step=0)  # I said it first: still mine
+    assert f"{goal.count} {goal.object_name}" in belief.brief_text().split("Still to fetch: ")[1].split(".")[0]
+
+
 def test_action_list_offers_explore_check_and_grab_but_never_grab_with_full_hands() -> None:
     env, belief, observations = _setup()
     options = CWAHAffordances().available(belief, message="hello")

@@ -67,6 +67,53 @@ def test_a_partner_standing_nearer_to_a_grab_is_named() -> None:
     assert "nearer" not in notes[grab.text]
 
 
+def test_a_partner_that_said_it_goes_for_a_target_is_named() -> None:
+    from coopgraph.envs.cwah.belief import PartnerIntent
+
+    belief, options = _belief_and_options()
+    check = next(o for o in options if o.kind == "gocheck")
+    agent_id, partner = next(iter(belief.partners.items()))
+    belief.partner_intents[agent_id] = PartnerIntent(kind="gocheck", target_id=check.target_id, step=0)
+    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    assert notes[check.text].endswith(f", {partner.name} going for it")
+    assert sum("going for it" in n for n in notes.values()) == 1
+    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0, partner_notes=False)))
+    assert "going for it" not in notes[check.text]
+
+
+def test_a_free_handed_partner_lately_in_a_grab_s_room_is_named_until_the_sighting_is_old() -> None:
+    belief, options = _belief_and_options()
+    grab = next(o for o in options if o.kind == "gograb")
+    partner = next(iter(belief.partners.values()))
+    target_room = belief.objects[grab.target_id].room_id
+    belief.room_id = next(r for r in belief.rooms if r != target_room)  # I am elsewhere
+    partner.room_id, partner.position, partner.holding = target_room, None, []
+    partner.last_seen_step, partner.last_heard_step = -1, belief.step
+    params = ShortlistParams(per_kind=0)
+    assert dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text].endswith(
+        f", {partner.name} in that room")
+    partner.last_heard_step = belief.step - params.recent_steps - 1
+    assert "in that room" not in dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text]
+    partner.last_heard_step, partner.holding = belief.step, [1, 2]  # hands full: it cannot take it
+    assert "in that room" not in dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text]
+
+
+def test_drop_claimed_leaves_off_what_a_partner_will_do_first_but_never_everything() -> None:
+    from coopgraph.envs.cwah.belief import PartnerIntent
+
+    belief, options = _belief_and_options()
+    checks = [o for o in options if o.kind == "gocheck"]
+    agent_id = next(iter(belief.partners))
+    belief.partner_intents[agent_id] = PartnerIntent(kind="gocheck", target_id=checks[0].target_id, step=0)
+    params = ShortlistParams(per_kind=1, drop_claimed=True)
+    kept = [o.text for o, _ in shortlist(belief, options, params)]
+    assert checks[0].text not in kept
+    assert len(checks) == 1 or sum(text.startswith("[gocheck]") for text in kept) == 1  # the next one moves up
+    assert checks[0].text in [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    only = [checks[0]]  # the claimed check is all there is: it stays
+    assert [o.text for o, _ in shortlist(belief, only, params)] == [checks[0].text]
+
+
 def test_coela_brief_prompt_lists_the_shortlist_with_notes_and_leaves_out_the_long_parts() -> None:
     agent, prompts = first_decision("coela-brief")
     _, full = first_decision("coela")
