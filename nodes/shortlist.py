@@ -4,8 +4,10 @@ A 270M planner reading CoELA's full list (nine options on average, up to twenty,
 with no distances) cannot tell the near cabinet from the far one; MHP, the expert it learns from, chooses by
 walking cost. Grouping the options by kind and putting the nearest first turns the choice into "which kind of
 action", the part a small model can learn; the note beside each option says how far it is, whether a partner
-standing in the room is nearer, and whether a room was already explored. Like REVECA's ranking, this node can
-drop options, never add one; messages are always kept.
+will likely do it first (it stands nearer, said it goes for it, or is in the object's room) and whether a room
+was already explored. The 270M planner learned to follow distances but not those partner notes, so
+`drop_claimed` leaves such options off instead. Like REVECA's ranking, this node can drop options, never add
+one; messages are always kept.
 """
 
 from __future__ import annotations
@@ -145,8 +147,8 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
 @node("planning.shortlist", reads=("options", "facts"), writes=("actions", "options", "facts"),
       params=ShortlistParams)
 def shortlist_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
-    """Keep the nearest few options of each kind, grouped by kind, each noted with its distance (in the facts'
-    `option_notes`, keyed by the option's text so the note follows its option)."""
+    """Keep the nearest few options of each kind, grouped by kind, each noted with its distance and any partner
+    claim (in the facts' `option_notes`, keyed by the option's text so the note follows its option)."""
     kept = shortlist(ctx.memory.semantic, list(state.get("options") or []), ctx.params)
     facts = dict(state.get("facts") or {})
     facts["option_notes"] = {option.text: text for option, text in kept if text}
