@@ -76,16 +76,14 @@ def _partner_in_room(belief: Any, option: Affordance, recent_steps: int) -> str 
     """The name of a free-handed partner seen or heard lately in the room of a grab's target, when I am not in
     that room: it will likely take the object first. (Rooms get no such note: on the train houses a partner's
     presence did not change how often MHP explores a room, 13% against 12%.)"""
-    if option.kind != "gograb":
+    _, room = target_place(belief, option) if option.kind == "gograb" else (None, None)
+    if room is None or room == getattr(belief, "room_id", None):
         return None
-    _, room = target_place(belief, option)
     step = getattr(belief, "step", 0)
     hands = getattr(getattr(belief, "config", None), "hands", 2)
     for partner in (getattr(belief, "partners", {}) or {}).values():
         last = max(partner.last_seen_step, partner.last_heard_step)
-        if room is None or partner.room_id != room or room == getattr(belief, "room_id", None) or last < 0:
-            continue
-        if step - last <= recent_steps and len(partner.holding) < hands:
+        if partner.room_id == room and last >= 0 and step - last <= recent_steps and len(partner.holding) < hands:
             return partner.name
     return None
 
@@ -105,12 +103,10 @@ def partner_claim(belief: Any, option: Affordance, metres: float, params: Shortl
     return f"{there} in that room" if there else None
 
 
-def note(belief: Any, option: Affordance, metres: float, params: ShortlistParams | None = None) -> str:
+def note(belief: Any, option: Affordance, metres: float, claim: str | None) -> str:
     """What the planner should know about one option, in a few words: `4.0 m`, `4.0 m, Alice nearer`,
     `9.1 m, Alice going for it`, `8.0 m, Alice in that room`, `12.5 m, explored`."""
-    params = params or ShortlistParams()
     parts = [f"{metres:.1f} m"] if math.isfinite(metres) else []
-    claim = partner_claim(belief, option, metres, params)
     if claim:
         parts.append(claim)
     if option.kind == "goexplore" and option.target_id in (getattr(belief, "explored_rooms", set()) or set()):
@@ -125,22 +121,22 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
     order = {kind: i for i, kind in enumerate(params.kind_order)}
     scored = []
     for index, option in enumerate(options):
-        metres = math.inf if option.kind == "send_message" else my_distance(belief, option)
-        group = order.get(option.kind, len(order))
-        scored.append(((group, metres, index), option, metres))
+        message = option.kind == "send_message"
+        metres = math.inf if message else my_distance(belief, option)
+        claim = None if message else partner_claim(belief, option, metres, params)
+        scored.append(((order.get(option.kind, len(order)), metres, index), option, metres, claim))
     scored.sort(key=lambda row: row[0])
     if params.drop_claimed:
-        free = [row for row in scored if row[1].kind == "send_message"
-                or partner_claim(belief, row[1], row[2], params) is None]
+        free = [row for row in scored if row[3] is None]
         if any(row[1].kind != "send_message" for row in free):
             scored = free
     kept: list[tuple[Affordance, str]] = []
     counts: dict[str, int] = {}
-    for _, option, metres in scored:
+    for _, option, metres, claim in scored:
         counts[option.kind] = counts.get(option.kind, 0) + 1
         if params.per_kind and option.kind != "send_message" and counts[option.kind] > params.per_kind:
             continue
-        kept.append((option, note(belief, option, metres, params)))
+        kept.append((option, note(belief, option, metres, claim)))
     return kept
 
 
