@@ -4,8 +4,9 @@ A 270M planner reading CoELA's full list (nine options on average, up to twenty,
 with no distances) cannot tell the near cabinet from the far one; MHP, the expert it learns from, chooses by
 walking cost. Grouping the options by kind and putting the nearest first turns the choice into "which kind of
 action", the part a small model can learn; the note beside each option says how far it is, whether a partner
-will likely do it first (it stands nearer, said it goes for it, or is in the object's room) and whether a room
-was already explored. The 270M planner learned to follow distances but not those partner notes, so
+will likely do it first (it stands nearer, said it goes for it, or is in the object's room), whether a room
+was already explored, and whether it is the usual room of a goal target not found yet (common sense a large
+model brings and a 270M one lacks). The 270M planner learned to follow distances but not those partner notes, so
 `drop_claimed` leaves such options off instead. Like REVECA's ranking, this node can drop options, never add
 one; messages are always kept.
 """
@@ -105,12 +106,15 @@ def partner_claim(belief: Any, option: Affordance, metres: float, params: Shortl
 
 def note(belief: Any, option: Affordance, metres: float, claim: str | None) -> str:
     """What the planner should know about one option, in a few words: `4.0 m`, `4.0 m, Alice nearer`,
-    `9.1 m, Alice going for it`, `8.0 m, Alice in that room`, `12.5 m, explored`."""
+    `9.1 m, Alice going for it`, `8.0 m, Alice in that room`, `12.5 m, explored`, `16.4 m, usual room of the
+    coffeetable`."""
     parts = [f"{metres:.1f} m"] if math.isfinite(metres) else []
     if claim:
         parts.append(claim)
     if option.kind == "goexplore" and option.target_id in (getattr(belief, "explored_rooms", set()) or set()):
         parts.append("explored")
+    elif option.kind == "goexplore" and hasattr(belief, "unseen_targets_usually_in"):
+        parts.extend(f"usual room of the {name}" for name in belief.unseen_targets_usually_in(option.target_id))
     return ", ".join(parts)
 
 

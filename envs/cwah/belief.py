@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
 from coopgraph.envs.cwah.layout import FloorPlan
@@ -298,6 +299,14 @@ class Belief:
     def unexplored_rooms(self) -> list[int]:
         return [room_id for room_id in sorted(self.rooms) if room_id not in self.explored_rooms]
 
+    def unseen_targets_usually_in(self, room_id: int) -> list[str]:
+        """Goal targets (the furniture things go onto or into) not located yet whose usual room is this room's
+        kind: common sense a large model brings to the prompt and a small one does not."""
+        room = self.rooms.get(room_id)
+        names = {p.target_name for p in self.goal
+                 if (t := self.objects.get(p.target_id)) is None or t.room_id is None}
+        return sorted(n for n in names if room is not None and HOME_ROOM.get(n) == room.name)
+
     def unchecked_containers(self) -> list[KnownObject]:
         return [
             obj
@@ -348,7 +357,7 @@ class Belief:
     def brief_text(self) -> str:
         """The few facts a planner choosing from a shortlist needs, in a fraction of `progress_text`'s tokens:
         hands, what nobody holds or said it goes for yet, where each partner was, what it said it goes for,
-        unexplored rooms.
+        unexplored rooms and how much furniture is known (the more, the less a single container is worth opening).
         Where things lie is left to the shortlist's options and their distances."""
         announced = {i for i in self.announced_grabs() if i in self.objects and self.predicate_for(self.objects[i])}
         taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | announced
@@ -363,5 +372,7 @@ class Belief:
             if intent is not None and intent.target_id is not None:
                 parts.append(f"{partner.name} said at step {intent.step}: [{intent.kind}] "
                              f"{self.label_of(intent.target_id)}.")
-        parts.append(f"Unexplored rooms: {len(self.unexplored_rooms())}.")
+        furniture = sum(1 for o in self.objects.values() if o.kind != "item")
+        parts.append(f"Unexplored rooms: {len(self.unexplored_rooms())} of {len(self.rooms)}. "
+                     f"Furniture seen: {furniture}.")
         return " ".join(parts)

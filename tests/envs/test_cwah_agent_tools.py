@@ -48,7 +48,9 @@ def test_brief_state_counts_what_nobody_holds_and_says_what_a_partner_goes_for()
     env, belief, _ = _setup()
     goal = belief.goal[0]
     assert f"Still to fetch: {goal.count} {goal.object_name}" in belief.brief_text()
-    assert f"Unexplored rooms: {len(belief.unexplored_rooms())}." in belief.brief_text()
+    furniture = sum(1 for o in belief.objects.values() if o.kind != "item")
+    assert (f"Unexplored rooms: {len(belief.unexplored_rooms())} of {len(belief.rooms)}. Furniture seen: "
+            f"{furniture}.") in belief.brief_text()
     partner = belief.partners["bob"]
     held = KnownObject(id=9001, name=goal.object_name, kind="item", held_by="bob")
     belief.objects[held.id] = held
@@ -75,6 +77,23 @@ def test_brief_state_does_not_count_an_object_a_partner_said_it_goes_for() -> No
     assert goal.count == 1 or f"{goal.count - 1} {goal.object_name}" in fetch
     belief.intent = PartnerIntent(kind="gograb", target_id=loose.id, step=0)  # I said it first: still mine
     assert f"{goal.count} {goal.object_name}" in belief.brief_text().split("Still to fetch: ")[1].split(".")[0]
+
+
+def test_a_room_is_the_usual_room_of_a_goal_target_only_until_the_target_is_found() -> None:
+    from coopgraph.envs.cwah.belief import KnownObject
+    from coopgraph.envs.cwah.catalog import HOME_ROOM
+
+    _, belief, _ = _setup()
+    target = belief.goal[0]
+    home = HOME_ROOM[target.target_name]
+    room = next(r for r in belief.rooms.values() if r.name == home)
+    other = next(r for r in belief.rooms.values() if r.name != home)
+    belief.objects.pop(target.target_id, None)
+    assert target.target_name in belief.unseen_targets_usually_in(room.id)
+    assert target.target_name not in belief.unseen_targets_usually_in(other.id)
+    belief.objects[target.target_id] = KnownObject(id=target.target_id, name=target.target_name, kind="surface",
+                                                   room_id=room.id)
+    assert target.target_name not in belief.unseen_targets_usually_in(room.id)
 
 
 def test_action_list_offers_explore_check_and_grab_but_never_grab_with_full_hands() -> None:

@@ -54,6 +54,23 @@ def test_notes_say_how_far_and_whether_a_room_was_explored() -> None:
         assert notes[option.text].startswith(f"{my_distance(belief, option):.1f} m")
 
 
+def test_an_unexplored_room_is_noted_as_the_usual_room_of_a_goal_target_not_found_yet() -> None:
+    from coopgraph.envs.cwah.catalog import HOME_ROOM
+
+    belief, options = _belief_and_options()
+    target = belief.goal[0]
+    explores = {o.target_id: o for o in options if o.kind == "goexplore"}
+    home = next(o for o in explores.values() if HOME_ROOM.get(target.target_name) == o.target_name)
+    belief.objects.pop(target.target_id, None)  # the target's whereabouts are unknown
+    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    assert f"usual room of the {target.target_name}" in notes[home.text]
+    assert all(f"usual room of the {target.target_name}" not in notes[o.text] for o in explores.values()
+               if o is not home)
+    belief.explored_rooms.add(home.target_id)
+    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    assert notes[home.text].endswith(", explored") and "usual room" not in notes[home.text]
+
+
 def test_a_partner_standing_nearer_to_a_grab_is_named() -> None:
     belief, options = _belief_and_options()
     grab = next(o for o in options if o.kind in ("gograb", "gocheck"))
