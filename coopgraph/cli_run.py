@@ -115,29 +115,31 @@ def run(
 
 @app.command("demo")
 def demo(
-    llm: str = typer.Option("local", help="LLM setting: local, local-tiny, openai:MODEL, vllm:MODEL"),
-    episode: str = typer.Option("test/8", help="C-WAH episode (test/8 is a short one: MHP+MHP needs 24 steps)"),
-    team: str = typer.Option("coela,coela", help="the team to watch"),
-    max_steps: int = typer.Option(40, help="step budget, chosen so the demo ends in about 10 minutes on 2 cores"),
+    llm: str = typer.Option("local-coop-brief", help="LLM setting: local-coop-brief (the distilled planner), local, "
+                            "local-coop, local-tiny, openai:MODEL, vllm:MODEL"),
+    episode: str = typer.Option("test/0", help="C-WAH episode (MHP+MHP needs 62 steps on test/0)"),
+    team: str = typer.Option("coela-brief,coela-brief", help="the team to watch (coela,coela with --llm local: "
+                             "CoELA as published on the general 1.5B model)"),
+    max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon; about 40 steps "
+                                  "fit in 10 minutes with --llm local)"),
     out: Path = typer.Option(Path("runs/demo"), help="folder for the trace"),
     toy: bool = typer.Option(False, "--toy", help="instead, run the two-node describe/choose graph on the toy world"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Watch two CoELA agents cooperate on a C-WAH household task with the embedded model."""
-    from coopgraph.evals.teams import parse_team
-
+    """Watch two CoELA agents cooperate on a C-WAH household task with an embedded model: by default the
+    distilled planner on its brief prompt, which finishes a house in about half a minute on 2 cores."""
     if toy:
         _toy_demo(llm, out, as_json)
         return
     if not as_json:
         console.print(f"[bold]coopgraph demo[/bold]: [cyan]{team}[/cyan] on C-WAH episode {episode}, "
-                      f"LLM [cyan]{llm}[/cyan], step budget {max_steps} (so it ends in about 10 minutes on 2 "
-                      "cores). Starting the model server…", highlight=False)
-    payload = _run_live("cwah", {}, episode, parse_team(team), llm, max_steps, out, live=not as_json, seed=0)
-    if as_json:
-        emit_json(payload)
-    else:
-        _print_result(payload)
+                      f"LLM [cyan]{llm}[/cyan], step budget {max_steps or 'the horizon'}. Starting the model "
+                      "server…", highlight=False)
+    run(env="cwah", env_opt=[], episode=episode, team=team, llm=llm, max_steps=max_steps, seed=0, out=out,
+        as_json=as_json)
+    if not as_json:
+        console.print("CoELA as published, on the general model (about 10 minutes for 40 steps): "
+                      "coopgraph demo --team coela,coela --llm local --max-steps 40", highlight=False)
 
 
 def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose", max_steps: int = 6) -> None:
