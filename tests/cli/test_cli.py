@@ -73,3 +73,20 @@ def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_lear
     assert mismatched.output.count("warning:") == 1 and "never saw" in mismatched.output
     matched = runner.invoke(app, ["run", "--team", "coela-brief,mhp", "--llm", "local-coop-brief"])
     assert "warning:" not in matched.output and "stopped before the episode" in matched.output
+
+
+def test_demo_plays_the_distilled_planner_on_the_prompt_it_learned_and_warns_on_a_mismatch(monkeypatch) -> None:
+    import coopgraph.cli_run as cli_run
+
+    seen: list[tuple] = []
+
+    def stop(env, options, episode, team, llm, *args, **kwargs):
+        seen.append((env, episode, team, llm))
+        raise ValueError("stopped before the episode")
+
+    monkeypatch.setattr(cli_run, "_run_live", stop)
+    default = runner.invoke(app, ["demo"])
+    assert seen[-1] == ("cwah", "test/0", ["coela-brief", "coela-brief"], "local-coop-brief")
+    assert "warning:" not in default.output and default.exit_code != 0
+    mismatched = runner.invoke(app, ["demo", "--team", "coela,coela"])
+    assert seen[-1][2:] == (["coela", "coela"], "local-coop-brief") and "never saw" in mismatched.output
