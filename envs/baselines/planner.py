@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections import Counter
 
 from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerState
-from coopgraph.envs.cwah.catalog import HOME_ROOM, location_prior, room_prior
+from coopgraph.envs.cwah.catalog import location_prior, room_prior
 from coopgraph.envs.cwah.layout import euclid
 from coopgraph.envs.protocol import Affordance
 
@@ -118,11 +118,6 @@ class SubgoalPlanner:
     ) -> tuple[float, Affordance] | None:
         """The look with the best value per step, returned with its step cost."""
         missing = {name: n for name, n in needs.items() if n > 0}
-        unknown_targets = {
-            p.target_name
-            for p in belief.goal
-            if belief.objects.get(p.target_id) is None or belief.objects[p.target_id].room_id is None
-        }
         busy_rooms, busy_targets = self._partner_focus(belief)
         partners_here = self._partners_here(belief)
         instances = Counter(o.name for o in belief.objects.values() if o.kind == "container")
@@ -150,7 +145,7 @@ class SubgoalPlanner:
                     n * (w * room_prior(name).get(room_name, 0.0) + (1 - w) / len(belief.rooms))
                     for name, n in missing.items()
                 )
-                value += sum(1.0 for t in unknown_targets if HOME_ROOM.get(t) == room_name)
+                value += len(belief.unseen_targets_usually_in(option.target_id))  # type: ignore[arg-type]
                 if option.target_id in belief.explored_rooms:  # look again, the longer ago the better
                     since = belief.step - belief.room_visits.get(option.target_id, 0)
                     value *= 0.2 * min(1.0, since / REVISIT_AFTER_STEPS)
