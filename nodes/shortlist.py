@@ -77,16 +77,10 @@ def _partner_in_room(belief: Any, option: Affordance, recent_steps: int) -> str 
     """The name of a free-handed partner seen or heard lately in the room of a grab's target, when I am not in
     that room: it will likely take the object first. (Rooms get no such note: on the train houses a partner's
     presence did not change how often MHP explores a room, 13% against 12%.)"""
-    _, room = target_place(belief, option) if option.kind == "gograb" else (None, None)
-    if room is None or room == getattr(belief, "room_id", None):
+    if option.kind != "gograb" or not hasattr(belief, "free_partner_rooms"):
         return None
-    step = getattr(belief, "step", 0)
-    hands = getattr(getattr(belief, "config", None), "hands", 2)
-    for partner in (getattr(belief, "partners", {}) or {}).values():
-        last = max(partner.last_seen_step, partner.last_heard_step)
-        if partner.room_id == room and last >= 0 and step - last <= recent_steps and len(partner.holding) < hands:
-            return partner.name
-    return None
+    _, room = target_place(belief, option)
+    return belief.free_partner_rooms(recent_steps).get(room) if room is not None else None
 
 
 def partner_claim(belief: Any, option: Affordance, metres: float, params: ShortlistParams) -> str | None:

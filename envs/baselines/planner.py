@@ -40,13 +40,7 @@ class SubgoalPlanner:
         taken |= {o.id for o in belief.objects.values() if o.held_by not in (None, belief.agent_id)}
         taken |= belief.announced_grabs()
         free_handed = [p for p in self._partners_here(belief) if len(p.holding) < belief.config.hands]
-        nearby_rooms = {
-            p.room_id
-            for p in belief.partners.values()
-            if len(p.holding) < belief.config.hands
-            and p.room_id != belief.room_id
-            and belief.step - max(p.last_seen_step, p.last_heard_step) <= PARTNER_RECENT_STEPS
-        }
+        nearby_rooms = belief.free_partner_rooms(PARTNER_RECENT_STEPS)
         for obj in belief.goal_objects():
             if self._partner_closer(belief, free_handed, obj) or obj.room_id in nearby_rooms:
                 taken.add(obj.id)  # the partner is right there and will most likely take it

@@ -238,6 +238,17 @@ class Belief:
                      and (mine.step, self.agent_id) < (intent.step, agent_id))
         }
 
+    def free_partner_rooms(self, within: int) -> dict[int, str]:
+        """Rooms other than mine where a partner with a free hand was seen or heard within the last `within`
+        steps, each with that partner's name: it will likely take a goal object there before I arrive."""
+        rooms: dict[int, str] = {}
+        for partner in self.partners.values():
+            last = max(partner.last_seen_step, partner.last_heard_step)
+            if (partner.room_id is not None and partner.room_id != self.room_id and last >= 0
+                    and self.step - last <= within and len(partner.holding) < self.config.hands):
+                rooms.setdefault(partner.room_id, partner.name)
+        return rooms
+
     def labels(self, ids: list[int]) -> str:
         """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""
         return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"
