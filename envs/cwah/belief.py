@@ -367,12 +367,13 @@ class Belief:
 
     def brief_text(self) -> str:
         """The few facts a planner choosing from a shortlist needs, in a fraction of `progress_text`'s tokens:
-        hands, what nobody holds or said it goes for yet, where each partner was, what it said it goes for,
+        hands, what nobody holds, placed or said it goes for yet, where each partner was, what it said it goes for,
         unexplored rooms and how much furniture is known (the more, the less a single container is worth opening).
         Where things lie is left to the shortlist's options and their distances."""
-        announced = {i for i in self.announced_grabs() if i in self.objects and self.predicate_for(self.objects[i])}
-        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | announced
-        held = Counter(self.objects[i].name for i in taken if i in self.objects)
+        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | self.announced_grabs()
+        # Only what still serves an unfinished predicate: a partner last seen holding an object it has since
+        # put in place (and told us so) must not count against what is still to fetch a second time.
+        held = Counter(self.objects[i].name for i in taken if i in self.objects and self.predicate_for(self.objects[i]))
         still = [f"{n} {p.object_name}" for p in self.goal if (n := self.remaining(p) - held[p.object_name]) > 0]
         parts = [f"I hold {self.labels(self.holding)}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
         for agent_id, partner in self.partners.items():

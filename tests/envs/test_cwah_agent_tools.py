@@ -79,6 +79,23 @@ def test_brief_state_does_not_count_an_object_a_partner_said_it_goes_for() -> No
     assert f"{goal.count} {goal.object_name}" in belief.brief_text().split("Still to fetch: ")[1].split(".")[0]
 
 
+def test_brief_state_counts_an_object_a_partner_put_in_place_once() -> None:
+    """A partner last seen holding an object then reports it put in place: the object is done, not also held."""
+    from coopgraph.envs.cwah.belief import KnownObject
+
+    _, belief, _ = _setup("test/2")
+    goal = max(belief.goal, key=lambda p: p.count)
+    placed = KnownObject(id=9003, name=goal.object_name, kind="item", held_by="bob", last_seen_step=belief.step)
+    belief.objects[placed.id] = placed
+    belief.partners["bob"].holding, belief.partners["bob"].last_seen_step = [placed.id], belief.step
+    relation = "on" if goal.relation == "ON" else "inside"
+    belief.step += 5  # the report comes later than the sighting
+    belief.note_object(placed.id, placed.name, "item", None, **{relation: goal.target_id})
+    assert belief.remaining(goal) == goal.count - 1 and belief.partners["bob"].holding == [placed.id]
+    fetch = belief.brief_text().split("Still to fetch: ")[1].split(".")[0]
+    assert goal.count > 1 and f"{goal.count - 1} {goal.object_name}" in fetch
+
+
 def test_a_room_is_the_usual_room_of_a_goal_target_only_until_the_target_is_found() -> None:
     from coopgraph.envs.cwah.belief import KnownObject
     from coopgraph.envs.cwah.catalog import HOME_ROOM
