@@ -38,12 +38,17 @@ def _leave_off(options: list[Any], drop: Any) -> list[Any]:
     return kept if any(o.kind != "send_message" for o in kept) else options
 
 
+#: Actions whose text recurs with new work behind it: a put delivers what is in the hands now, so the same
+#: `[goput] <coffeetable>` is due again for the next object, however recently the last one was done.
+REPEATABLE_KINDS = frozenset({"goput"})
+
+
 def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
-    """The options minus those finished (`done`) among the agent's last `within` actions."""
+    """The options minus those finished (`done`) among the agent's last `within` actions (never a put)."""
     if within <= 0:
         return options
     recent = {a.text for a in episodic.actions[-within:] if a.outcome == "done"}
-    return _leave_off(options, lambda o: history_text(o) in recent)
+    return _leave_off(options, lambda o: o.kind not in REPEATABLE_KINDS and history_text(o) in recent)
 
 
 def without_claimed(options: list[Any], belief: Any) -> list[Any]:

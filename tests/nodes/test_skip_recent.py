@@ -29,6 +29,15 @@ def test_finished_actions_within_the_window_are_left_off_and_failed_ones_stay() 
     assert without_recent([*ROOMS, CHECK], memory, 3) == [ROOMS[0], CHECK]  # the kitchen is 4 actions back now
 
 
+def test_a_put_done_lately_is_still_offered_for_the_next_object() -> None:
+    """A put delivers what is held now: the same text is due again once the hands hold another goal object."""
+    memory = EpisodicMemory(10, 3)
+    put = Affordance(kind="goput", target_id=161, target_name="coffeetable", object_ids=(303,))
+    memory.add_action(put.text, 34, "done")
+    memory.add_action(ROOMS[0].text, 40, "done")
+    assert without_recent([*ROOMS, CHECK, put], memory, 4) == [ROOMS[1], CHECK, put]
+
+
 def test_the_list_is_never_left_empty_but_for_a_message() -> None:
     memory = EpisodicMemory(10, 3)
     for step, room in enumerate(ROOMS):
