@@ -39,6 +39,8 @@ class ShortlistParams(BaseModel):
                                 "is going for the target, or, free-handed, it was lately in the target's room")
     drop_claimed: bool = Field(default=False, description="leave off the grabs and checks a partner will "
                                "likely do first (nearer, going for it, in that room), unless nothing else is left")
+    drop_unneeded: bool = Field(default=False, description="leave off grabs of an object class nothing more is "
+                                "needed of (what is held or announced covers the goal), unless nothing else is left")
     recent_steps: int = Field(default=8, ge=0, description="how many steps a partner's sighting or message "
                               "counts as `in that room`")
 
@@ -114,8 +116,9 @@ def note(belief: Any, option: Affordance, metres: float, claim: str | None) -> s
 
 def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -> list[tuple[Affordance, str]]:
     """The kept options with their notes, grouped by kind in `kind_order`, nearest first within a kind (the
-    environment's order breaks ties). With `drop_claimed`, options a partner will likely do first are left off
-    before the per-kind cap, unless no other action would be left."""
+    environment's order breaks ties). With `drop_unneeded`, grabs of what nobody needs more of are left off;
+    with `drop_claimed`, options a partner will likely do first; both before the per-kind cap, and neither
+    when no other action would be left."""
     order = {kind: i for i, kind in enumerate(params.kind_order)}
     scored = []
     for index, option in enumerate(options):
@@ -124,6 +127,11 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
         claim = None if message else partner_claim(belief, option, metres, params)
         scored.append(((order.get(option.kind, len(order)), metres, index), option, metres, claim))
     scored.sort(key=lambda row: row[0])
+    if params.drop_unneeded and hasattr(belief, "still_to_fetch"):
+        still = belief.still_to_fetch()
+        needed = [row for row in scored if row[1].kind != "gograb" or still[row[1].target_name] > 0]
+        if any(row[1].kind != "send_message" for row in needed):
+            scored = needed
     if params.drop_claimed:
         free = [row for row in scored if row[3] is None]
         if any(row[1].kind != "send_message" for row in free):

@@ -238,6 +238,18 @@ class Belief:
                      and (mine.step, self.agent_id) < (intent.step, agent_id))
         }
 
+    def still_to_fetch(self) -> Counter[str]:
+        """Per goal object class (in goal order), how many more someone has to pick up: what is not yet in place,
+        less what this agent or a partner holds and what a partner said it goes to grab."""
+        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | self.announced_grabs()
+        # Only what still serves an unfinished predicate: a partner last seen holding an object it has since
+        # put in place (and told us so) must not count against what is still to fetch a second time.
+        held = Counter(self.objects[i].name for i in taken if i in self.objects and self.predicate_for(self.objects[i]))
+        still: Counter[str] = Counter()
+        for predicate in self.goal:
+            still[predicate.object_name] += max(0, self.remaining(predicate) - held[predicate.object_name])
+        return still
+
     def free_partner_rooms(self, within: int) -> dict[int, str]:
         """Rooms other than mine where a partner with a free hand was seen or heard within the last `within`
         steps, each with that partner's name: it will likely take a goal object there before I arrive."""
@@ -370,11 +382,7 @@ class Belief:
         hands, what nobody holds, placed or said it goes for yet, where each partner was, what it said it goes for,
         unexplored rooms and how much furniture is known (the more, the less a single container is worth opening).
         Where things lie is left to the shortlist's options and their distances."""
-        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | self.announced_grabs()
-        # Only what still serves an unfinished predicate: a partner last seen holding an object it has since
-        # put in place (and told us so) must not count against what is still to fetch a second time.
-        held = Counter(self.objects[i].name for i in taken if i in self.objects and self.predicate_for(self.objects[i]))
-        still = [f"{n} {p.object_name}" for p in self.goal if (n := self.remaining(p) - held[p.object_name]) > 0]
+        still = [f"{n} {name}" for name, n in self.still_to_fetch().items() if n > 0]
         parts = [f"I hold {self.labels(self.holding)}.", f"Still to fetch: {', '.join(still) or 'nothing'}."]
         for agent_id, partner in self.partners.items():
             if partner.last_seen_step >= 0:

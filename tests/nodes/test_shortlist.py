@@ -131,6 +131,25 @@ def test_drop_claimed_leaves_off_what_a_partner_will_do_first_but_never_everythi
     assert [o.text for o, _ in shortlist(belief, only, params)] == [checks[0].text]
 
 
+def test_drop_unneeded_leaves_off_grabs_of_a_class_the_hands_already_cover() -> None:
+    from coopgraph.envs.cwah.belief import KnownObject
+
+    belief, options = _belief_and_options()
+    grab = next(o for o in options if o.kind == "gograb")
+    name = grab.target_name
+    params = ShortlistParams(per_kind=0, drop_unneeded=True)
+    assert grab.text in [o.text for o, _ in shortlist(belief, options, params)]  # still needed: kept
+    covering = [9100 + i for i in range(belief.still_to_fetch()[name])]
+    for object_id in covering:  # the partner holds as many as are still needed
+        belief.objects[object_id] = KnownObject(id=object_id, name=name, kind="item", held_by="bob")
+    next(iter(belief.partners.values())).holding = covering
+    assert belief.still_to_fetch()[name] == 0
+    kept = [o.text for o, _ in shortlist(belief, options, params)]
+    assert not any(text.startswith("[gograb]") and f"<{name}>" in text for text in kept)
+    assert grab.text in [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert [o.text for o, _ in shortlist(belief, [grab], params)] == [grab.text]  # never an empty list
+
+
 def test_coela_brief_prompt_lists_the_shortlist_with_notes_and_leaves_out_the_long_parts() -> None:
     agent, prompts = first_decision("coela-brief")
     _, full = first_decision("coela")
