@@ -25,8 +25,8 @@ class ListParams(BaseModel):
     distances: bool = Field(default=False, description="note my walking distance next to each action (in the "
                             "facts' `option_notes`), as LLM-Co's state does; off in CoELA as published")
     skip_done_within: int = Field(default=0, ge=0, description="leave off an action this agent finished within its "
-                                  "last N actions (0: off, as published), unless nothing else is left: a weak "
-                                  "planner otherwise walks back and forth between two rooms it has explored")
+                                  "last N actions but a put (0: off, as published), unless nothing else is left: "
+                                  "a weak planner otherwise walks back and forth between two rooms it has explored")
     skip_claimed: bool = Field(default=False, description="leave off grabbing an object a partner said it goes to "
                                "grab (unless I said so first), unless nothing else is left; off in CoELA as "
                                "published, where the LLM reads the dialogue")
