@@ -14,7 +14,7 @@ pytestmark = pytest.mark.slow
 
 
 #: (profile, the spec whose prompt it learned, how many of the 6 points it must agree on). local-coop agrees on 3
-#: here (24.5% over all 249 test-house points; random choice ~1 of 6), local-coop-brief on 6 (79.0% over 205
+#: here (24.5% over all 249 test-house points; random choice ~1 of 6), local-coop-brief on 6 (84.1% over 207
 #: points; its shortlist puts MHP's option first on 5 of these 6). The floors leave room for another CPU's
 #: rounding to flip an answer while still catching an adapter that is not applied.
 PROFILES = [("local-coop", "coela", 2), ("local-coop-brief", "coela-brief", 4)]
