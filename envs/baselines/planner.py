@@ -46,23 +46,16 @@ class SubgoalPlanner:
                 taken.add(obj.id)  # the partner is right there and will most likely take it
         return taken
 
-    def open_needs(self, belief: Belief) -> Counter[str]:
+    def open_needs(self, belief: Belief, claimed: set[int] | None = None) -> Counter[str]:
         """Per object class: how many more someone still has to find, beyond what is held or claimed."""
-        needs: Counter[str] = Counter()
-        for predicate in belief.goal:
-            needs[predicate.object_name] += belief.remaining(predicate)
-        for object_id in set(belief.holding) | self.claimed(belief):
-            obj = belief.objects.get(object_id)
-            if obj is not None and needs[obj.name] > 0 and belief.predicate_for(obj) is not None:
-                needs[obj.name] -= 1
-        return needs
+        return belief.still_to_fetch(self.claimed(belief) if claimed is None else claimed)
 
     def _steps(self, belief: Belief, metres: float) -> float:
         return metres / belief.config.walk_speed
 
     def choose(self, belief: Belief, options: list[Affordance]) -> Affordance | None:
-        needs = self.open_needs(belief)
         claimed = self.claimed(belief)
+        needs = self.open_needs(belief, claimed)
         puts = [o for o in options if o.kind == "goput"]
         grabs = [
             o

@@ -9,6 +9,7 @@ checked, where partners were last seen and what they held, and counts goal progr
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel
@@ -238,16 +239,20 @@ class Belief:
                      and (mine.step, self.agent_id) < (intent.step, agent_id))
         }
 
-    def still_to_fetch(self) -> Counter[str]:
+    def still_to_fetch(self, taken: Iterable[int] = ()) -> Counter[str]:
         """Per goal object class (in goal order), how many more someone has to pick up: what is not yet in place,
-        less what this agent or a partner holds and what a partner said it goes to grab."""
-        taken = set(self.holding) | {i for p in self.partners.values() for i in p.holding} | self.announced_grabs()
-        # Only what still serves an unfinished predicate: a partner last seen holding an object it has since
-        # put in place (and told us so) must not count against what is still to fetch a second time.
-        held = Counter(self.objects[i].name for i in taken if i in self.objects and self.predicate_for(self.objects[i]))
+        less what this agent or a partner holds, what a partner said it goes to grab, and `taken` (a planner's
+        own idea of what partners will see to)."""
         still: Counter[str] = Counter()
         for predicate in self.goal:
-            still[predicate.object_name] += max(0, self.remaining(predicate) - held[predicate.object_name])
+            still[predicate.object_name] += self.remaining(predicate)
+        partners_hold = {i for p in self.partners.values() for i in p.holding}
+        for object_id in set(self.holding) | partners_hold | self.announced_grabs() | set(taken):
+            obj = self.objects.get(object_id)
+            # Only what still serves an unfinished predicate: a partner last seen holding an object it has
+            # since put in place (and told us so) must not count against what is still to fetch a second time.
+            if obj is not None and still[obj.name] > 0 and self.predicate_for(obj) is not None:
+                still[obj.name] -= 1
         return still
 
     def free_partner_rooms(self, within: int) -> dict[int, str]:
