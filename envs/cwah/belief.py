@@ -14,11 +14,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from coopgraph.envs.cwah import estimates
 from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
 from coopgraph.envs.cwah.layout import FloorPlan
-from coopgraph.envs.protocol import GoalPredicate, Message, ObjectInfo, Observation, Point, RoomInfo
+from coopgraph.envs.protocol import Affordance, GoalPredicate, Message, ObjectInfo, Observation, Point, RoomInfo
 
 
 class KnownObject(BaseModel):
@@ -265,6 +266,13 @@ class Belief:
                     and self.step - last <= within and len(partner.holding) < self.config.hands):
                 rooms.setdefault(partner.room_id, partner.name)
         return rooms
+
+    def ranked_looks(self, options: list[Affordance]) -> list[Affordance]:
+        """The checks and explores among `options`, the one worth most per step of walking first, by the
+        estimate MHP picks its looks with (what is still to fetch after partners' claims, the common-sense
+        prior off): lets a small planner's shortlist put the best look first."""
+        needs = self.still_to_fetch(estimates.claimed(self))
+        return [option for _, _, option in estimates.ranked_looks(self, options, needs)]
 
     def labels(self, ids: list[int]) -> str:
         """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""

@@ -1,0 +1,46 @@
+"""The look estimates MHP chooses by and a shortlist ranks by: value per step of each check and explore."""
+
+from __future__ import annotations
+
+from coopgraph.envs import make
+from coopgraph.envs.baselines.planner import SubgoalPlanner
+from coopgraph.envs.cwah import Belief, CWAHAffordances
+from coopgraph.envs.cwah.belief import PartnerIntent
+from coopgraph.envs.cwah.catalog import HOME_ROOM
+from coopgraph.envs.protocol import Affordance
+
+
+def _belief(episode: str = "test/0") -> tuple[Belief, list[Affordance]]:
+    env = make("cwah", episode=episode, num_agents=2)
+    observations, _ = env.reset(seed=0)
+    belief = Belief("alice", env.agent_info("alice"))
+    belief.update(observations["alice"])
+    return belief, CWAHAffordances().available(belief)
+
+
+def test_ranked_looks_holds_every_check_and_explore_once_and_nothing_else() -> None:
+    belief, options = _belief()
+    ranked = belief.ranked_looks(options)
+    looks = [o for o in options if o.kind in ("gocheck", "goexplore")]
+    assert looks and sorted(o.text for o in ranked) == sorted(o.text for o in looks)
+
+
+def test_the_first_ranked_look_is_the_look_mhp_chooses() -> None:
+    for episode in ("test/0", "test/1", "test/2"):
+        belief, options = _belief(episode)
+        looks = [o for o in options if o.kind in ("gocheck", "goexplore")]  # nothing to grab or put yet
+        assert SubgoalPlanner().choose(belief, looks) is belief.ranked_looks(options)[0]
+
+
+def test_the_usual_room_of_a_target_not_found_comes_first_until_explored_and_a_claimed_look_moves_down() -> None:
+    belief, options = _belief()
+    target = belief.goal[0]
+    home = next(o for o in options if o.kind == "goexplore" and HOME_ROOM.get(target.target_name) == o.target_name)
+    assert target.target_id not in belief.objects and belief.ranked_looks(options)[0] is home
+    belief.explored_rooms.add(home.target_id)
+    belief.room_visits[home.target_id] = belief.step  # explored just now: hardly worth a second look
+    assert belief.ranked_looks(options)[-1] is home
+    first = belief.ranked_looks(options)[0]
+    partner = next(iter(belief.partners))
+    belief.partner_intents[partner] = PartnerIntent(kind=first.kind, target_id=first.target_id, step=0)
+    assert belief.ranked_looks(options).index(first) > 0  # a partner said it looks there: worth less to me
