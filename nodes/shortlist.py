@@ -7,7 +7,9 @@ action", the part a small model can learn; the note beside each option says how 
 will likely do it first (it stands nearer, said it goes for it, or is in the object's room), whether a room
 was already explored, and whether it is the usual room of a goal target not found yet (common sense a large
 model brings and a 270M one lacks). The 270M planner learned to follow distances but not those partner notes, so
-`drop_claimed` leaves such options off instead. Like REVECA's ranking, this node can drop options, never add
+`drop_claimed` leaves such options off instead. Nor could it weigh a near cabinet against a far room (a ratio
+of what each look may find to its walking cost): `rank_looks` orders all looks by the environment's own
+value-per-step estimate, the one MHP chooses by. Like REVECA's ranking, this node can drop options, never add
 one; messages are always kept.
 """
 
@@ -26,6 +28,8 @@ from coopgraph.nodes.registry import node
 
 #: C-WAH's action kinds in the order the shortlist shows them: deliver, fetch, look inside, look around.
 KIND_ORDER: tuple[str, ...] = ("goput", "gograb", "gocheck", "goexplore")
+#: The kinds `rank_looks` orders together.
+LOOK_KINDS: tuple[str, ...] = ("gocheck", "goexplore")
 
 
 class ShortlistParams(BaseModel):
@@ -41,6 +45,9 @@ class ShortlistParams(BaseModel):
                                "likely do first (nearer, going for it, in that room), unless nothing else is left")
     drop_unneeded: bool = Field(default=False, description="leave off grabs of an object class nothing more is "
                                 "needed of (what is held or announced covers the goal), unless nothing else is left")
+    rank_looks: bool = Field(default=False, description="list checks and explores as one group, the look worth "
+                             "most per step of walking first (the environment's estimate, REVECA's relevance and "
+                             "proximity in one figure), instead of checks then explores, nearest first")
     recent_steps: int = Field(default=8, ge=0, description="how many steps a partner's sighting or message "
                               "counts as `in that room`")
 
@@ -114,18 +121,33 @@ def note(belief: Any, option: Affordance, metres: float, claim: str | None) -> s
     return ", ".join(parts)
 
 
+def _look_ranks(belief: Any, options: list[Affordance]) -> dict[int, float]:
+    """Each look option's place in the environment's value-per-step ranking (by index into `options`); empty
+    when the belief offers no such ranking."""
+    if not hasattr(belief, "ranked_looks"):
+        return {}
+    place = {id(option): float(i) for i, option in enumerate(belief.ranked_looks(options))}
+    return {index: place[id(option)] for index, option in enumerate(options) if id(option) in place}
+
+
 def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -> list[tuple[Affordance, str]]:
     """The kept options with their notes, grouped by kind in `kind_order`, nearest first within a kind (the
-    environment's order breaks ties). With `drop_unneeded`, grabs of what nobody needs more of are left off;
+    environment's order breaks ties), or with `rank_looks` all looks in one group, best value per step first.
+    With `drop_unneeded`, grabs of what nobody needs more of are left off;
     with `drop_claimed`, options a partner will likely do first; both before the per-kind cap, and neither
     when no other action would be left."""
     order = {kind: i for i, kind in enumerate(params.kind_order)}
+    look_rank = _look_ranks(belief, options) if params.rank_looks else {}
+    if look_rank:  # one group for all looks, at the place of the first look kind
+        first = min(order.get(kind, len(order)) for kind in LOOK_KINDS)
+        order.update({kind: first for kind in LOOK_KINDS})
     scored = []
     for index, option in enumerate(options):
         message = option.kind == "send_message"
         metres = math.inf if message else my_distance(belief, option)
         claim = None if message else partner_claim(belief, option, metres, params)
-        scored.append(((order.get(option.kind, len(order)), metres, index), option, metres, claim))
+        within = look_rank.get(index, metres)
+        scored.append(((order.get(option.kind, len(order)), within, index), option, metres, claim))
     scored.sort(key=lambda row: row[0])
     if params.drop_unneeded and hasattr(belief, "still_to_fetch"):
         still = belief.still_to_fetch()

@@ -169,3 +169,24 @@ def test_decision_points_of_coela_brief_are_labelled_on_the_shortlist() -> None:
         assert max(kinds.count(k) for k in set(kinds)) <= 3
         notes = record["facts"]["option_notes"]
         assert set(notes) <= set(record["options"]) and "Still to fetch:" in record["facts"]["progress"]
+        looks = [o for o, k in zip(record["options"], kinds, strict=True) if k in ("gocheck", "goexplore")]
+        if record["expert_choice"] in looks:  # rank_looks: MHP's look is the first look listed
+            assert record["expert_choice"] == looks[0]
+
+
+def test_rank_looks_lists_checks_and_explores_as_one_group_best_value_per_step_first() -> None:
+    belief, options = _belief_and_options()
+    ranked = [o.text for o in belief.ranked_looks(options)]
+    assert {o.kind for o in options} >= {"gocheck", "goexplore"}
+    kept = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, rank_looks=True))]
+    looks = [o.text for o in kept if o.kind in ("gocheck", "goexplore")]
+    assert looks == ranked and ranked != [o.text for o in kept if o.kind == "gocheck"] + [
+        o.text for o in kept if o.kind == "goexplore"]  # the ranking interleaves the kinds here
+    kinds = [o.kind for o in kept]
+    assert kinds.index("gocheck") > max((i for i, k in enumerate(kinds) if k in ("goput", "gograb")), default=-1)
+    capped = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=1, rank_looks=True))]
+    assert [o.text for o in capped if o.kind in ("gocheck", "goexplore")] == [
+        t for t in ranked if t in {o.text for o in capped}]  # the cap keeps the best of each kind, in rank order
+    plain = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert [o.kind for o in plain if o.kind in ("gocheck", "goexplore")] == sorted(
+        (o.kind for o in plain if o.kind in ("gocheck", "goexplore")), key=("gocheck", "goexplore").index)
