@@ -80,8 +80,11 @@ def read_message(belief: Belief, message: Message) -> None:
                 relation = {"inside": int(tid)} if rel == "in" else {"on": int(tid)}
                 belief.note_object(int(oid), obj, "item", int(rid), **relation)
         elif section.startswith("I: "):
-            for verb, _name, target_id in _INTENT.findall(section):
+            for verb, name, target_id in _INTENT.findall(section):
                 _assume_grabbed(belief, message.sender)
+                if _VERB_KINDS[verb] == "gograb" and int(target_id) not in belief.objects:
+                    # Known by name only, so it is counted against what is still to fetch and labelled by name.
+                    belief.note_object(int(target_id), name, "item", None)
                 belief.note_partner(
                     message.sender,
                     intent=PartnerIntent(kind=_VERB_KINDS[verb], target_id=int(target_id), step=message.step),

@@ -67,6 +67,15 @@ def partner_focus(belief: Belief) -> tuple[set[int], set[int]]:
     return rooms, targets
 
 
+def _announced_class(belief: Belief) -> str | None:
+    """The class of the object this agent said it goes to grab, while that grab is still to do."""
+    mine = belief.intent
+    obj = belief.objects.get(mine.target_id) if mine is not None and mine.kind == "gograb" else None  # type: ignore[arg-type]
+    if obj is None or obj.held_by is not None or belief.predicate_for(obj) is None:
+        return None
+    return obj.name
+
+
 def claimed(belief: Belief) -> set[int]:
     """Objects a partner holds or said it is going for (unless this agent said so first), and objects a
     free-handed partner is nearer to: in this room, or in the room it was seen or heard in lately."""
@@ -75,7 +84,10 @@ def claimed(belief: Belief) -> set[int]:
     taken |= belief.announced_grabs()
     free_handed = [p for p in partners_here(belief) if len(p.holding) < belief.config.hands]
     nearby_rooms = belief.free_partner_rooms(PARTNER_RECENT_STEPS)
+    mine = _announced_class(belief)
     for obj in belief.goal_objects():
+        if obj.name == mine:
+            continue  # partners heard I go for one of these and count it: none will take this one on that account
         if partner_closer(belief, free_handed, obj) or obj.room_id in nearby_rooms:
             taken.add(obj.id)  # the partner is right there and will most likely take it
     return taken

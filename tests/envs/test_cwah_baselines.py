@@ -80,3 +80,14 @@ def test_template_messages_round_trip_into_a_partner_belief() -> None:
     assert belief.partner_intents["alice"].target_id == 402 and belief.partners["alice"].room_id == 60
     long_news = News(seen=[f"<fork> ({i}) on <desk> (7) in <bedroom> (5)" for i in range(100, 160)])
     assert len(write_message(long_news)) <= 500
+
+
+def test_a_grab_announced_for_an_unseen_object_is_counted_and_named() -> None:
+    env = make("cwah", episode="test/0")
+    env.reset()
+    belief = Belief("bob", env.agent_info("bob"))
+    name = belief.goal[0].object_name
+    before = belief.still_to_fetch()[name]
+    read_message(belief, Message(sender="alice", text=f"I: Next I will get <{name}> (9001).", step=3))
+    assert belief.still_to_fetch()[name] == before - 1  # alice has that one covered though bob never saw it
+    assert belief.label_of(9001) == f"<{name}> (9001)" and 9001 not in {o.id for o in belief.goal_objects()}

@@ -44,3 +44,22 @@ def test_the_usual_room_of_a_target_not_found_comes_first_until_explored_and_a_c
     partner = next(iter(belief.partners))
     belief.partner_intents[partner] = PartnerIntent(kind=first.kind, target_id=first.target_id, step=0)
     assert belief.ranked_looks(options).index(first) > 0  # a partner said it looks there: worth less to me
+
+
+def test_a_partner_near_another_object_of_the_class_i_announced_is_not_expected_to_take_it() -> None:
+    from coopgraph.envs.cwah.belief import KnownObject
+    from coopgraph.envs.cwah.estimates import claimed
+
+    belief, _ = _belief()
+    predicate = belief.goal[0]
+    rooms = [r for r in belief.rooms if r != belief.room_id]
+    mine, theirs = 9001, 9002  # two objects of the class, the last one still needed
+    for object_id, room in ((mine, rooms[0]), (theirs, rooms[1])):
+        belief.objects[object_id] = KnownObject(id=object_id, name=predicate.object_name, kind="item", room_id=room)
+    partner = next(iter(belief.partners.values()))
+    partner.room_id, partner.last_seen_step, partner.holding = rooms[1], belief.step, []
+    assert theirs in claimed(belief)  # a free-handed partner in that room will likely take it
+    belief.intent = PartnerIntent(kind="gograb", target_id=mine, step=belief.step)
+    assert theirs not in claimed(belief)  # but it heard I go for one of these, so it counts the class covered
+    belief.objects[mine].held_by = belief.agent_id
+    assert theirs in claimed(belief)  # once my grab is done the announcement no longer speaks for the class
