@@ -54,14 +54,17 @@ class ShortlistParams(BaseModel):
 
 def _partner_nearer(belief: Any, option: Affordance, mine: float) -> str | None:
     """The name of a partner seen this step that stands nearer to the option's target than I do (grabs and
-    checks only: a put is mine alone, and a room is not a race)."""
+    checks only: a put is mine alone, and a room is not a race); for a grab, only a partner with a free hand."""
     if option.kind not in ("gograb", "gocheck"):
         return None
     pos, room = target_place(belief, option)
     step = getattr(belief, "step", None)
+    hands = getattr(getattr(belief, "config", None), "hands", None)
     for partner in (getattr(belief, "partners", {}) or {}).values():
         if partner.last_seen_step != step or partner.position is None:
             continue
+        if option.kind == "gograb" and hands is not None and len(partner.holding) >= hands:
+            continue  # its hands are full: it cannot take the object before delivering
         if walk_distance(belief, partner.position, partner.room_id, pos, room) < mine:
             return partner.name
     return None

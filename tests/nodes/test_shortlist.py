@@ -84,6 +84,18 @@ def test_a_partner_standing_nearer_to_a_grab_is_named() -> None:
     assert "nearer" not in notes[grab.text]
 
 
+def test_a_nearer_partner_with_full_hands_has_no_claim_on_a_grab_but_keeps_one_on_a_check() -> None:
+    belief, options = _belief_and_options()
+    partner = next(iter(belief.partners.values()))
+    partner.holding = [9001, 9002]  # as many objects as it has hands
+    for kind in ("gograb", "gocheck"):
+        option = next(o for o in options if o.kind == kind)
+        target = belief.objects[option.target_id]
+        partner.position, partner.room_id, partner.last_seen_step = target.position, target.room_id, belief.step
+        notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+        assert ("nearer" in notes[option.text]) is (kind == "gocheck")
+
+
 def test_a_partner_that_said_it_goes_for_a_target_is_named() -> None:
     from coopgraph.envs.cwah.belief import PartnerIntent
 
