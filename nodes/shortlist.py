@@ -48,6 +48,8 @@ class ShortlistParams(BaseModel):
     rank_looks: bool = Field(default=False, description="list checks and explores as one group, the look worth "
                              "most per step of walking first (the environment's estimate, REVECA's relevance and "
                              "proximity in one figure), instead of checks then explores, nearest first")
+    detour_note: bool = Field(default=False, description="note `on the way` on the look the environment finds "
+                              "worth taking before walking back to deliver (a hand free, the look close by)")
     recent_steps: int = Field(default=8, ge=0, description="how many steps a partner's sighting or message "
                               "counts as `in that room`")
 
@@ -110,13 +112,15 @@ def partner_claim(belief: Any, option: Affordance, metres: float, params: Shortl
     return f"{there} in that room" if there else None
 
 
-def note(belief: Any, option: Affordance, metres: float, claim: str | None) -> str:
+def note(belief: Any, option: Affordance, metres: float, claim: str | None, on_the_way: bool = False) -> str:
     """What the planner should know about one option, in a few words: `4.0 m`, `4.0 m, Alice nearer`,
     `9.1 m, Alice going for it`, `8.0 m, Alice in that room`, `12.5 m, explored`, `16.4 m, usual room of the
-    coffeetable`."""
+    coffeetable`, `2.1 m, on the way`."""
     parts = [f"{metres:.1f} m"] if math.isfinite(metres) else []
     if claim:
         parts.append(claim)
+    if on_the_way:
+        parts.append("on the way")
     if option.kind == "goexplore" and option.target_id in (getattr(belief, "explored_rooms", set()) or set()):
         parts.append("explored")
     elif option.kind == "goexplore" and hasattr(belief, "unseen_targets_usually_in"):
@@ -161,13 +165,14 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
         free = [row for row in scored if row[3] is None]
         if any(row[1].kind != "send_message" for row in free):
             scored = free
+    detour = belief.look_before_put(options) if params.detour_note and hasattr(belief, "look_before_put") else None
     kept: list[tuple[Affordance, str]] = []
     counts: dict[str, int] = {}
     for _, option, metres, claim in scored:
         counts[option.kind] = counts.get(option.kind, 0) + 1
         if params.per_kind and option.kind != "send_message" and counts[option.kind] > params.per_kind:
             continue
-        kept.append((option, note(belief, option, metres, claim)))
+        kept.append((option, note(belief, option, metres, claim, option is detour)))
     return kept
 
 

@@ -12,10 +12,8 @@ from __future__ import annotations
 from collections import Counter
 
 from coopgraph.envs.cwah.belief import Belief, KnownObject
-from coopgraph.envs.cwah.estimates import claimed, ranked_looks, steps_for
+from coopgraph.envs.cwah.estimates import claimed, look_before_put, ranked_looks, steps_for
 from coopgraph.envs.protocol import Affordance
-
-LOCAL_EXPLORE_STEPS = 4.0
 
 
 class SubgoalPlanner:
@@ -50,15 +48,10 @@ class SubgoalPlanner:
         looks = [o for o in options if o.kind in ("gocheck", "goexplore")]
         hands_full = len(belief.holding) >= belief.config.hands
         if puts and (hands_full or not grabs):
-            deliver = min(puts, key=lambda o: belief.distance(*self._where(belief, o.target_id)))
-            local = self._best_look(belief, looks, needs)
-            detour_budget = max(
-                LOCAL_EXPLORE_STEPS,
-                0.5 * steps_for(belief, belief.distance(*self._where(belief, deliver.target_id))),
-            )
-            if not hands_full and local is not None and local[0] <= detour_budget and sum(needs.values()):
-                return local[1]  # a free hand and something worth a look nearby: look before walking back
-            return deliver
+            detour = look_before_put(belief, options, needs, self.prior_weight)
+            if detour is not None:
+                return detour  # a free hand and something worth a look nearby: look before walking back
+            return min(puts, key=lambda o: belief.distance(*self._where(belief, o.target_id)))
         if grabs:
             return min(grabs, key=lambda o: self._fetch_cost(belief, belief.objects[o.target_id]))  # type: ignore[index]
         best = self._best_look(belief, looks, needs)

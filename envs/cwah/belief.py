@@ -274,6 +274,11 @@ class Belief:
         needs = self.still_to_fetch(estimates.claimed(self))
         return [option for _, _, option in estimates.ranked_looks(self, options, needs)]
 
+    def look_before_put(self, options: list[Affordance]) -> Affordance | None:
+        """The look among `options` worth taking on the way to a delivery, by MHP's rule (a hand free, the best
+        look within half the walk to the put): lets a shortlist note it as `on the way`."""
+        return estimates.look_before_put(self, options, self.still_to_fetch(estimates.claimed(self)))
+
     def labels(self, ids: list[int]) -> str:
         """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""
         return ", ".join(self.objects[i].label for i in ids if i in self.objects) or "nothing"

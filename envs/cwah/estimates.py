@@ -18,6 +18,7 @@ if TYPE_CHECKING:
     from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerState
 
 PARTNER_RECENT_STEPS = 8
+LOCAL_EXPLORE_STEPS = 4.0
 REVISIT_AFTER_STEPS = 30
 MIN_PLACES = 12
 VISIBLE_SHARE = 0.5  # entering a room reveals what lies on surfaces, about half of what is there
@@ -145,3 +146,17 @@ def ranked_looks(
         rows.append((steps / max(value, 1e-3), steps, option))
     rows.sort(key=lambda row: row[0])
     return rows
+
+
+def look_before_put(
+    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
+) -> Affordance | None:
+    """The best-ranked look, when it is worth taking on the way to a delivery: a hand is free, something is
+    still needed, and it costs no more than half the walk to the nearest put's target (at least 4 steps)."""
+    puts = [o for o in options if o.kind == "goput" and o.target_id in belief.objects]
+    if not puts or len(belief.holding) >= belief.config.hands or not sum(n for n in needs.values() if n > 0):
+        return None
+    walk = min(belief.distance_to(belief.objects[o.target_id]) for o in puts)  # type: ignore[index]
+    ranked = ranked_looks(belief, [o for o in options if o.kind in LOOK_KINDS], needs, prior_weight)
+    budget = max(LOCAL_EXPLORE_STEPS, 0.5 * steps_for(belief, walk))
+    return ranked[0][2] if ranked and ranked[0][1] <= budget else None

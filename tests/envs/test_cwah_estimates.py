@@ -63,3 +63,29 @@ def test_a_partner_near_another_object_of_the_class_i_announced_is_not_expected_
     assert theirs not in claimed(belief)  # but it heard I go for one of these, so it counts the class covered
     belief.objects[mine].held_by = belief.agent_id
     assert theirs in claimed(belief)  # once my grab is done the announcement no longer speaks for the class
+
+
+def _holding_one_with_the_put_far() -> tuple[Belief, list[Affordance]]:
+    """Alice holds a pudding; the coffeetable it goes on is known, 13 m away in the living room."""
+    from coopgraph.envs.cwah.belief import KnownObject
+
+    belief, _ = _belief()
+    belief.holding, belief.objects[304].held_by = [304], belief.agent_id
+    room = belief.rooms[110]
+    belief.objects[111] = KnownObject(id=111, name="coffeetable", kind="surface", room_id=110, position=room.center)
+    return belief, CWAHAffordances().available(belief)
+
+
+def test_the_best_look_comes_before_a_far_put_while_a_hand_is_free() -> None:
+    belief, options = _holding_one_with_the_put_far()
+    assert any(o.kind == "goput" for o in options)
+    assert belief.look_before_put(options) is belief.ranked_looks(options)[0]
+    assert belief.look_before_put([o for o in options if o.kind != "goput"]) is None  # no put: no detour
+    belief.objects[111].room_id, belief.objects[111].position = belief.room_id, belief.position
+    assert belief.look_before_put(options) is None  # the put is right here: deliver first
+
+
+def test_no_look_before_a_put_with_full_hands() -> None:
+    belief, options = _holding_one_with_the_put_far()
+    belief.holding.append(310)
+    assert belief.look_before_put(options) is None

@@ -202,3 +202,14 @@ def test_rank_looks_lists_checks_and_explores_as_one_group_best_value_per_step_f
     plain = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
     assert [o.kind for o in plain if o.kind in ("gocheck", "goexplore")] == sorted(
         (o.kind for o in plain if o.kind in ("gocheck", "goexplore")), key=("gocheck", "goexplore").index)
+
+
+def test_detour_note_marks_the_look_worth_taking_before_the_put() -> None:
+    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+
+    belief, options = _holding_one_with_the_put_far()
+    detour = belief.look_before_put(options)
+    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0, detour_note=True)))
+    assert [text for text, n in notes.items() if "on the way" in n] == [detour.text]
+    plain = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    assert not any("on the way" in n for n in plain.values())
