@@ -63,7 +63,7 @@ def _gemma_chunks() -> tuple[tuple[str, str], ...]:
 ADAPTERS_DIR = Path(__file__).parent / "adapters"
 #: SHA-256 of the shipped adapters; `coopgraph distill` prints the value for a newly trained one.
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
-BRIEF_ADAPTER_SHA256 = "c1e8fd275310927d31b25fa7411bda2750f6819828d101f8ab2d27e29d0c8808"
+BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
