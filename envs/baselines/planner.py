@@ -32,7 +32,7 @@ class SubgoalPlanner:
 
     def open_needs(self, belief: Belief, claimed: set[int] | None = None) -> Counter[str]:
         """Per object class: how many more someone still has to find, beyond what is held or claimed."""
-        return belief.still_to_fetch(self.claimed(belief) if claimed is None else claimed)
+        return belief.open_needs() if claimed is None else belief.still_to_fetch(claimed)
 
     def choose(self, belief: Belief, options: list[Affordance]) -> Affordance | None:
         claimed = self.claimed(belief)

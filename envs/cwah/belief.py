@@ -256,6 +256,10 @@ class Belief:
                 still[obj.name] -= 1
         return still
 
+    def open_needs(self) -> Counter[str]:
+        """What is still to fetch after MHP's idea of what partners will see to (`estimates.claimed`)."""
+        return self.still_to_fetch(estimates.claimed(self))
+
     def free_partner_rooms(self, within: int) -> dict[int, str]:
         """Rooms other than mine where a partner with a free hand was seen or heard within the last `within`
         steps, each with that partner's name: it will likely take a goal object there before I arrive."""
@@ -271,13 +275,12 @@ class Belief:
         """The checks and explores among `options`, the one worth most per step of walking first, by the
         estimate MHP picks its looks with (what is still to fetch after partners' claims, the common-sense
         prior off): lets a small planner's shortlist put the best look first."""
-        needs = self.still_to_fetch(estimates.claimed(self))
-        return [option for _, _, option in estimates.ranked_looks(self, options, needs)]
+        return [option for _, _, option in estimates.ranked_looks(self, options, self.open_needs())]
 
     def look_before_put(self, options: list[Affordance]) -> Affordance | None:
         """The look among `options` worth taking on the way to a delivery, by MHP's rule (a hand free, the best
         look within half the walk to the put): lets a shortlist note it as `on the way`."""
-        return estimates.look_before_put(self, options, self.still_to_fetch(estimates.claimed(self)))
+        return estimates.look_before_put(self, options, self.open_needs())
 
     def labels(self, ids: list[int]) -> str:
         """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""

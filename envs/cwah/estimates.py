@@ -22,7 +22,6 @@ LOCAL_EXPLORE_STEPS = 4.0
 REVISIT_AFTER_STEPS = 30
 MIN_PLACES = 12
 VISIBLE_SHARE = 0.5  # entering a room reveals what lies on surfaces, about half of what is there
-LOOK_KINDS = ("gocheck", "goexplore")
 
 
 def steps_for(belief: Belief, metres: float) -> float:
@@ -94,12 +93,10 @@ def claimed(belief: Belief) -> set[int]:
     return taken
 
 
-def _check_value(belief: Belief, option: Affordance, missing: dict[str, int], prior_weight: float) -> float:
-    """Expected needed objects found by opening one container: a uniform share of the places known, blended
-    with the common-sense prior split over containers of that name."""
-    container = belief.objects[option.target_id]  # type: ignore[index]
-    instances = sum(1 for o in belief.objects.values() if o.kind == "container" and o.name == container.name)
-    places = sum(1 for o in belief.objects.values() if o.kind != "item")
+def _check_value(container: KnownObject, missing: dict[str, int], prior_weight: float, instances: int,
+                 places: int) -> float:
+    """Expected needed objects found by opening one container: a uniform share of the `places` known, blended
+    with the common-sense prior split over the `instances` of containers of that name."""
     uniform = 1.0 / max(MIN_PLACES, places)
     return sum(
         n * (prior_weight * location_prior(name).get(container.name, 0.0) / max(1, instances)
@@ -126,12 +123,15 @@ def ranked_looks(
     missing = {name: n for name, n in needs.items() if n > 0}
     busy_rooms, busy_targets = partner_focus(belief)
     here = partners_here(belief)
+    instances = Counter(o.name for o in belief.objects.values() if o.kind == "container")
+    places = sum(1 for o in belief.objects.values() if o.kind != "item")
     rows: list[tuple[float, float, Affordance]] = []
     for option in looks:
         if option.kind == "gocheck":
-            value = _check_value(belief, option, missing, prior_weight)
-            steps = steps_for(belief, belief.distance_to(belief.objects[option.target_id])) + 1.0  # type: ignore[index]
-            if option.target_id in busy_targets or partner_closer(belief, here, belief.objects[option.target_id]):  # type: ignore[index]
+            container = belief.objects[option.target_id]  # type: ignore[index]
+            value = _check_value(container, missing, prior_weight, instances[container.name], places)
+            steps = steps_for(belief, belief.distance_to(container)) + 1.0
+            if option.target_id in busy_targets or partner_closer(belief, here, container):
                 value *= 0.1
         elif option.kind == "goexplore":
             value = _explore_value(belief, option, missing, prior_weight)
@@ -157,6 +157,6 @@ def look_before_put(
     if not puts or len(belief.holding) >= belief.config.hands or not sum(n for n in needs.values() if n > 0):
         return None
     walk = min(belief.distance_to(belief.objects[o.target_id]) for o in puts)  # type: ignore[index]
-    ranked = ranked_looks(belief, [o for o in options if o.kind in LOOK_KINDS], needs, prior_weight)
+    ranked = ranked_looks(belief, options, needs, prior_weight)
     budget = max(LOCAL_EXPLORE_STEPS, 0.5 * steps_for(belief, walk))
     return ranked[0][2] if ranked and ranked[0][1] <= budget else None
