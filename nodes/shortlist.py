@@ -50,6 +50,10 @@ class ShortlistParams(BaseModel):
                              "proximity in one figure), instead of checks then explores, nearest first")
     detour_note: bool = Field(default=False, description="note `on the way` on the look the environment finds "
                               "worth taking before walking back to deliver (a hand free, the look close by)")
+    detour_first: bool = Field(default=False, description="list that look (the one `detour_note` marks) first, "
+                               "ahead of the puts: the environment's estimate says it is the best action now")
+    fill_hands: bool = Field(default=False, description="with a hand free, list grabs before puts: a needed "
+                             "object within reach is worth carrying along on the walk to deliver")
     recent_steps: int = Field(default=8, ge=0, description="how many steps a partner's sighting or message "
                               "counts as `in that room`")
 
@@ -128,6 +132,12 @@ def note(belief: Any, option: Affordance, metres: float, claim: str | None, on_t
     return ", ".join(parts)
 
 
+def _hand_free(belief: Any) -> bool:
+    """Whether this agent can pick up one more object (unknown hands count as free)."""
+    hands = getattr(getattr(belief, "config", None), "hands", None)
+    return hands is None or len(getattr(belief, "holding", []) or []) < hands
+
+
 def _look_ranks(belief: Any, options: list[Affordance]) -> dict[int, float]:
     """Each look option's place in the environment's value-per-step ranking (by index into `options`); empty
     when the belief offers no such ranking."""
@@ -143,7 +153,11 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
     With `drop_unneeded`, grabs of what nobody needs more of are left off;
     with `drop_claimed`, options a partner will likely do first; both before the per-kind cap, and neither
     when no other action would be left."""
-    order = {kind: i for i, kind in enumerate(params.kind_order)}
+    kinds = list(params.kind_order)
+    if params.fill_hands and _hand_free(belief) and {"gograb", "goput"} <= set(kinds):
+        grab, put = kinds.index("gograb"), kinds.index("goput")
+        kinds[min(grab, put)], kinds[max(grab, put)] = "gograb", "goput"
+    order = {kind: i for i, kind in enumerate(kinds)}
     look_rank = _look_ranks(belief, options) if params.rank_looks else {}
     if look_rank:  # one group for all looks, at the place of the first look kind
         first = min(order.get(kind, len(order)) for kind in LOOK_KINDS)
@@ -157,7 +171,7 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
         scored.append(((order.get(option.kind, len(order)), within, index), option, metres, claim))
     scored.sort(key=lambda row: row[0])
     if params.drop_unneeded and hasattr(belief, "still_to_fetch"):
-        still = belief.still_to_fetch()
+        still = belief.open_needs() if hasattr(belief, "open_needs") else belief.still_to_fetch()
         needed = [row for row in scored if row[1].kind != "gograb" or still[row[1].target_name] > 0]
         if any(row[1].kind != "send_message" for row in needed):
             scored = needed
@@ -165,14 +179,17 @@ def shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -
         free = [row for row in scored if row[3] is None]
         if any(row[1].kind != "send_message" for row in free):
             scored = free
-    detour = belief.look_before_put(options) if params.detour_note and hasattr(belief, "look_before_put") else None
+    wants_detour = params.detour_note or params.detour_first
+    detour = belief.look_before_put(options) if wants_detour and hasattr(belief, "look_before_put") else None
+    if params.detour_first and detour is not None:
+        scored.sort(key=lambda row: row[1] is not detour)  # stable: everything else keeps its place
     kept: list[tuple[Affordance, str]] = []
     counts: dict[str, int] = {}
     for _, option, metres, claim in scored:
         counts[option.kind] = counts.get(option.kind, 0) + 1
         if params.per_kind and option.kind != "send_message" and counts[option.kind] > params.per_kind:
             continue
-        kept.append((option, note(belief, option, metres, claim, option is detour)))
+        kept.append((option, note(belief, option, metres, claim, params.detour_note and option is detour)))
     return kept
 
 

@@ -152,9 +152,13 @@ def look_before_put(
     belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
 ) -> Affordance | None:
     """The best-ranked look, when it is worth taking on the way to a delivery: a hand is free, something is
-    still needed, and it costs no more than half the walk to the nearest put's target (at least 4 steps)."""
+    still needed, no needed object is there to grab instead (a fetch comes before a look), and it costs no more
+    than half the walk to the nearest put's target (at least 4 steps)."""
     puts = [o for o in options if o.kind == "goput" and o.target_id in belief.objects]
     if not puts or len(belief.holding) >= belief.config.hands or not sum(n for n in needs.values() if n > 0):
+        return None
+    grabs = [o for o in options if o.kind == "gograb" and needs[belief.objects[o.target_id].name] > 0]  # type: ignore[index]
+    if grabs and {o.target_id for o in grabs} - claimed(belief):
         return None
     walk = min(belief.distance_to(belief.objects[o.target_id]) for o in puts)  # type: ignore[index]
     ranked = ranked_looks(belief, options, needs, prior_weight)

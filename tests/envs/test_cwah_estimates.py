@@ -66,14 +66,15 @@ def test_a_partner_near_another_object_of_the_class_i_announced_is_not_expected_
 
 
 def _holding_one_with_the_put_far() -> tuple[Belief, list[Affordance]]:
-    """Alice holds a pudding; the coffeetable it goes on is known, 13 m away in the living room."""
+    """Alice holds a pudding; the coffeetable it goes on is known, 13 m away in the living room; the juice and
+    wine she sees are left off the options (nothing needed within reach)."""
     from coopgraph.envs.cwah.belief import KnownObject
 
     belief, _ = _belief()
     belief.holding, belief.objects[304].held_by = [304], belief.agent_id
     room = belief.rooms[110]
     belief.objects[111] = KnownObject(id=111, name="coffeetable", kind="surface", room_id=110, position=room.center)
-    return belief, CWAHAffordances().available(belief)
+    return belief, [o for o in CWAHAffordances().available(belief) if o.kind != "gograb"]
 
 
 def test_the_best_look_comes_before_a_far_put_while_a_hand_is_free() -> None:
@@ -89,3 +90,13 @@ def test_no_look_before_a_put_with_full_hands() -> None:
     belief, options = _holding_one_with_the_put_far()
     belief.holding.append(310)
     assert belief.look_before_put(options) is None
+
+
+def test_no_look_before_a_put_while_a_needed_object_is_there_to_grab() -> None:
+    belief, options = _holding_one_with_the_put_far()
+    assert belief.look_before_put(options) is not None
+    grabs = [o for o in CWAHAffordances().available(belief) if o.kind == "gograb"]
+    assert grabs and belief.look_before_put(options + grabs) is None  # MHP fetches what it can carry first
+    for partner, grab in zip(("bob", "carol"), grabs, strict=True):  # partners said they take both
+        belief.partner_intents[partner] = PartnerIntent(kind="gograb", target_id=grab.target_id, step=belief.step)
+    assert belief.look_before_put(options + grabs) is belief.look_before_put(options)  # the look is back

@@ -213,3 +213,50 @@ def test_detour_note_marks_the_look_worth_taking_before_the_put() -> None:
     assert [text for text, n in notes.items() if "on the way" in n] == [detour.text]
     plain = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert not any("on the way" in n for n in plain.values())
+
+
+def test_detour_first_lists_that_look_ahead_of_the_put_and_only_then() -> None:
+    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+
+    belief, options = _holding_one_with_the_put_far()
+    detour = belief.look_before_put(options)
+    first = shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))
+    plain = shortlist(belief, options, ShortlistParams(per_kind=0))
+    assert first[0][0] is detour and plain[0][0].kind == "goput"
+    assert [o.text for o, _ in first[1:]] == [o.text for o, _ in plain if o is not detour]  # the rest keep order
+    assert not any("on the way" in n for _, n in first)  # the note is its own knob
+    belief.holding.append(310)  # full hands: deliver first, nothing moves
+    assert [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))] == [
+        o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+
+
+def test_fill_hands_lists_grabs_before_puts_only_while_a_hand_is_free() -> None:
+    from coopgraph.envs.cwah import CWAHAffordances
+    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+
+    belief, _ = _holding_one_with_the_put_far()
+    options = CWAHAffordances().available(belief)
+    kinds = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
+    assert kinds.index("gograb") < kinds.index("goput")
+    plain = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert plain.index("goput") < plain.index("gograb")
+    belief.holding.append(310)  # both hands full: deliver first
+    full = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
+    assert full.index("goput") < full.index("gograb")
+
+
+def test_drop_unneeded_counts_what_a_partner_will_likely_take() -> None:
+    from coopgraph.envs.cwah import CWAHAffordances
+    from coopgraph.envs.cwah.belief import PartnerState
+    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+
+    belief, _ = _holding_one_with_the_put_far()
+    options = CWAHAffordances().available(belief)
+    juice = next(o for o in options if o.text.startswith("[gograb] <juice>"))
+    kept = ShortlistParams(per_kind=0, drop_unneeded=True)
+    assert juice.text in [o.text for o, _ in shortlist(belief, options, kept)]
+    spot = belief.objects[juice.target_id].position  # a free-handed partner stands right at the juice
+    belief.partners["bob"] = PartnerState(agent_id="bob", name="Bob", room_id=belief.room_id, position=spot,
+                                          last_seen_step=belief.step)
+    listed = [o.text for o, _ in shortlist(belief, options, kept)]
+    assert juice.text not in listed and listed  # Bob, free-handed and right there, will take it
