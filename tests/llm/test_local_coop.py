@@ -14,8 +14,8 @@ pytestmark = pytest.mark.slow
 
 
 #: (profile, the spec whose prompt it learned, how many of the 6 points it must agree on). local-coop agrees on 3
-#: here (24.5% over all 249 test-house points; random choice ~1 of 6), local-coop-brief on 6 (95.2% over 209
-#: points; its shortlist puts MHP's option first on all 6 of these, so for it the exact `Answer: <option>` reply
+#: here (24.5% over all 249 test-house points; random choice ~1 of 6), local-coop-brief on 6 (100% over 209
+#: points; its shortlist puts MHP's option first on all of them, so for it the exact `Answer: <option>` reply
 #: and the grammar-free answers below are what show the adapter is applied). The floors leave room for another
 #: CPU's rounding to flip an answer while still catching an adapter that is not applied.
 PROFILES = [("local-coop", "coela", 2), ("local-coop-brief", "coela-brief", 4)]
