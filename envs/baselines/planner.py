@@ -48,7 +48,7 @@ class SubgoalPlanner:
         looks = [o for o in options if o.kind in ("gocheck", "goexplore")]
         hands_full = len(belief.holding) >= belief.config.hands
         if puts and (hands_full or not grabs):
-            detour = look_before_put(belief, options, needs, self.prior_weight)
+            detour = look_before_put(belief, options, needs, self.prior_weight, taken=claimed)
             if detour is not None:
                 return detour  # a free hand and something worth a look nearby: look before walking back
             return min(puts, key=lambda o: belief.distance(*self._where(belief, o.target_id)))

@@ -280,7 +280,8 @@ class Belief:
     def look_before_put(self, options: list[Affordance]) -> Affordance | None:
         """The look among `options` worth taking on the way to a delivery, by MHP's rule (a hand free, the best
         look within half the walk to the put): lets a shortlist note it as `on the way`."""
-        return estimates.look_before_put(self, options, self.open_needs())
+        taken = estimates.claimed(self)
+        return estimates.look_before_put(self, options, self.still_to_fetch(taken), taken=taken)
 
     def labels(self, ids: list[int]) -> str:
         """The known objects among `ids` as `<name> (id)`, comma-separated; "nothing" when none is known."""

@@ -149,16 +149,18 @@ def ranked_looks(
 
 
 def look_before_put(
-    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
+    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0,
+    taken: set[int] | None = None,
 ) -> Affordance | None:
     """The best-ranked look, when it is worth taking on the way to a delivery: a hand is free, something is
     still needed, no needed object is there to grab instead (a fetch comes before a look), and it costs no more
-    than half the walk to the nearest put's target (at least 4 steps)."""
+    than half the walk to the nearest put's target (at least 4 steps). `taken` is `claimed(belief)` when the
+    caller already has it."""
     puts = [o for o in options if o.kind == "goput" and o.target_id in belief.objects]
     if not puts or len(belief.holding) >= belief.config.hands or not sum(n for n in needs.values() if n > 0):
         return None
     grabs = [o for o in options if o.kind == "gograb" and needs[belief.objects[o.target_id].name] > 0]  # type: ignore[index]
-    if grabs and {o.target_id for o in grabs} - claimed(belief):
+    if grabs and {o.target_id for o in grabs} - (claimed(belief) if taken is None else taken):
         return None
     walk = min(belief.distance_to(belief.objects[o.target_id]) for o in puts)  # type: ignore[index]
     ranked = ranked_looks(belief, options, needs, prior_weight)
