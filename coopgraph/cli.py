@@ -35,16 +35,23 @@ def emit_json(payload: object) -> None:
 def graph_validate(
     paths: list[str] = typer.Argument(..., help="spec files or shipped spec names"),
     as_json: bool = typer.Option(False, "--json", help="print the resolved specs or the errors as JSON"),
+    env: str = typer.Option(None, "--env", help="also check against this world's kit: capabilities and prompts"),
 ) -> None:
     """Check specs; print every problem with file:line:column and exit 1 if any spec is invalid."""
+    from coopgraph.envs import UnknownEnvironmentError, kit_info
     from coopgraph.graphs.errors import SpecInvalid
     from coopgraph.graphs.loader import load_spec
     from coopgraph.graphs.resolved import resolved_spec
 
+    if env is not None:
+        try:
+            kit_info(env)
+        except UnknownEnvironmentError as exc:
+            fail(str(exc))
     results, failed = [], False
     for ref in paths:
         try:
-            loaded = load_spec(ref)
+            loaded = load_spec(ref, env=env)
         except SpecInvalid as exc:
             failed = True
             results.append({"spec": ref, "valid": False, "errors": [e.as_dict() for e in exc.errors]})
@@ -54,7 +61,8 @@ def graph_validate(
             continue
         results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
         if not as_json:
-            console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes)", highlight=False)
+            world = f", fits {env}" if env else ""
+            console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes{world})", highlight=False)
     if as_json:
         emit_json({"valid": not failed, "specs": results})
     raise typer.Exit(1 if failed else 0)
@@ -77,23 +85,30 @@ def graph_draw(path: str = typer.Argument(..., help="spec file or shipped spec n
 
 @app.command("nodes")
 def list_nodes(as_json: bool = typer.Option(False, "--json")) -> None:
-    """List registered nodes and routers with what they read and write."""
+    """List registered nodes and routers with their module, required capabilities, reads and writes."""
+    from coopgraph.nodes.catalog import where
     from coopgraph.nodes.registry import NODES, ROUTERS
 
     nodes = [NODES.get(n) for n in NODES.names()]
     routers = [ROUTERS.get(n) for n in ROUTERS.names()]
     if as_json:
         emit_json({
-            "nodes": [{"name": n.name, "reads": n.reads, "writes": n.writes, "llm": n.uses_llm,
+            "nodes": [{"name": n.name, "module": where(n.fn), "requires": sorted(n.requires),
+                       "reads": n.reads, "writes": n.writes, "llm": n.uses_llm,
                        "prompt": n.prompt, "params": n.params.model_json_schema().get("properties", {}),
                        "doc": n.doc} for n in nodes],
-            "routers": [{"name": r.name, "branches": r.branches, "reads": r.reads, "doc": r.doc} for r in routers],
+            "routers": [{"name": r.name, "module": where(r.fn), "requires": sorted(r.requires),
+                         "branches": r.branches, "reads": r.reads, "doc": r.doc} for r in routers],
         })
         return
     for n in nodes:
-        console.print(f"[bold]{n.name}[/bold]  reads {list(n.reads)} writes {list(n.writes)}  {n.doc}")
+        needs = f"  requires {sorted(n.requires)}" if n.requires else ""
+        console.print(f"[bold]{n.name}[/bold]  {where(n.fn)}{needs}  reads {list(n.reads)} writes {list(n.writes)}"
+                      f"  {escape(n.doc)}", highlight=False)
     for r in routers:
-        console.print(f"[bold]{r.name}[/bold] (router)  branches {list(r.branches)}  {r.doc}")
+        needs = f"  requires {sorted(r.requires)}" if r.requires else ""
+        console.print(f"[bold]{r.name}[/bold] (router)  {where(r.fn)}{needs}  branches {list(r.branches)}"
+                      f"  {escape(r.doc)}", highlight=False)
 
 
 @model_app.command("install")

@@ -1,14 +1,33 @@
 """coopgraph.envs: text environments following PettingZoo's ParallelEnv API, made by name.
 
 `make("cwah", episode="test/0", num_agents=2)` builds Communicative Watch-And-Help; `"cwah-noisy"` adds
-dummy objects (`noise=10` by default). Environments never import graphs, nodes, prompts, memory or evals.
+dummy objects (`noise=10` by default); `"toyhouse"` is the small second world of `coopgraph.testing`.
+Environments never import graphs, nodes, prompts, memory or evals.
 """
 
-from coopgraph.envs.registry import UnknownEnvironmentError, agent_kit, make, register, register_kit, registered
+from coopgraph.envs.registry import (
+    KitInfo,
+    UnknownEnvironmentError,
+    agent_kit,
+    kit_info,
+    kits,
+    make,
+    register,
+    register_kit,
+    registered,
+)
 
 register("cwah", "coopgraph.envs.cwah.env:make_cwah")
 register("cwah-noisy", "coopgraph.envs.cwah.env:make_cwah_noisy")
-register_kit("cwah", "coopgraph.envs.cwah.kit:make_kit")
-register_kit("cwah-noisy", "coopgraph.envs.cwah.kit:make_kit")
+CWAH_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "look_values")
+register_kit("cwah", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
+register_kit("cwah-noisy", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
+# The toyhouse (a small second world shipped in coopgraph.testing); lazy strings, so envs never imports testing.
+register("toyhouse", "coopgraph.testing.toyhouse.env:make_toyhouse")
+# The toyhouse publishes no estimate of what a look finds (its expert keeps its own), so it lacks `look_values`.
+TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news")
+register_kit("toyhouse", "coopgraph.testing.toyhouse.kit:make_kit", capabilities=TOYHOUSE_CAPABILITIES,
+             prompt_env="toyhouse")
 
-__all__ = ["UnknownEnvironmentError", "agent_kit", "make", "register", "register_kit", "registered"]
+__all__ = ["KitInfo", "UnknownEnvironmentError", "agent_kit", "kit_info", "kits", "make", "register", "register_kit",
+           "registered"]

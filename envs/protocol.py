@@ -15,14 +15,45 @@ from typing import Any, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.envs.capabilities import Belief
+
 Point = tuple[float, float]
+#: The one action kind every world shares: a message to partners (its cost is the world's to say).
+SEND_MESSAGE = "send_message"
 
 _ACTION_HEAD = re.compile(r"^\s*\[(?P<kind>[a-z_]+)\]\s*(?P<rest>.*)$", re.DOTALL)
 _REFERENCE = re.compile(r"(?:<(?P<name>[^<>]*)>\s*)?\((?P<id>-?\d+)\)")
 
 
+def _label_pattern(space: str = r"\s*", ident: str = r"\d+", named: bool = True) -> str:
+    """The `<name> (id)` pattern, with named groups (`name`, `id`) or plain ones (to hold several labels)."""
+    name, number = (r"(?P<name>\w+)", rf"(?P<id>{ident})") if named else (r"(\w+)", rf"({ident})")
+    return rf"<{name}>{space}\({number}\)"
+
+
+#: The `<name> (id)` label every prompt, action list and message uses; the one definition of its pattern.
+LABEL = re.compile(_label_pattern())
+#: `LABEL` with plain groups (name, id), for building a pattern that holds several labels.
+LABEL_PATTERN = _label_pattern(named=False)
+#: Variant for text that code wrote with `label()` (MHP's templates, progress lines, plans): exactly one space
+#: before the id, so a reader of such text does not take free text spaced otherwise for it. Plain groups.
+STRICT_LABEL_PATTERN = _label_pattern(" ", named=False)
+#: Variant for free-text messages: the id may be written signed, and relevance rates such a label too.
+SIGNED_LABEL = re.compile(_label_pattern(ident=r"-?\d+"))
+
+
+def label(name: str, object_id: int) -> str:
+    """The `<name> (id)` form of a thing in prompts, action lists and messages."""
+    return f"<{name}> ({object_id})"
+
+
+def parse_labels(text: str) -> list[tuple[str, int]]:
+    """Every `<name> (id)` label in `text`, in order, as (name, id)."""
+    return [(m["name"], int(m["id"])) for m in LABEL.finditer(text or "")]
+
+
 def action_kind(text: str | None) -> str | None:
-    """The kind of an action or affordance written as text (`gograb` in `[gograb] <apple> (3)`), or None."""
+    """The kind of an action or affordance written as text (`fetch` in `[fetch] <apple> (3)`), or None."""
     head = _ACTION_HEAD.match(text or "")
     return head["kind"] if head else None
 
@@ -101,26 +132,54 @@ class GoalPredicate(BaseModel):
         return f"{self.relation}({self.object_name}, {self.target_name}): {self.count}"
 
 
+class AffordanceGroup(StrEnum):
+    """What an affordance does, in words every world shares; nodes sort and filter on this, never on `kind`."""
+
+    DELIVER = "deliver"  # bring what is carried to where the goal wants it
+    FETCH = "fetch"  # go and pick something up
+    INSPECT = "inspect"  # look inside or at one thing (open a container)
+    EXPLORE = "explore"  # go somewhere to see what is there
+    COMMUNICATE = "communicate"  # send a message
+    WAIT = "wait"
+    OTHER = "other"
+
+
 class Observation(BaseModel):
-    """Everything one agent perceives at one step; the only input a team member gets from the world."""
+    """The core every world's observation has: who is observing, the time in the world's own unit, what was said.
+
+    `time` and `horizon` count the world's unit (C-WAH steps, TDW-MAT frames, Overcooked ticks);
+    `last_action_cost` is what the agent's last primitive action cost in that unit, as the world reports it.
+    Rooms, objects and held items belong to the worlds that have them (`HouseObservation`).
+    """
 
     agent_id: str
     agent_name: str
-    step: int
-    max_steps: int
+    time: int = Field(ge=0, description="the world's clock at this observation, in its own unit")
+    horizon: int = Field(ge=0, description="the clock's value at which the episode ends unsolved")
+    messages: list[Message] = Field(default_factory=list)
+    goal_text: str = ""
+    last_action: str | None = None
+    last_action_ok: bool = True
+    last_action_reason: str = ""
+    last_action_cost: int = Field(default=1, ge=0, description="time the last primitive action took")
+    last_action_group: AffordanceGroup | None = Field(default=None, description="what the last primitive action "
+                                                      "did, if it touched a thing: fetch (took it), inspect (opened "
+                                                      "it), deliver (put it where the goal wants it)")
+    ready: bool = Field(default=True, description="False while the agent's last action still runs (worlds "
+                        "where actions take different times): the runner then sends WAIT without asking it")
+
+
+class HouseObservation(Observation):
+    """An observation in a world of rooms, objects, containers and carried items (C-WAH, TDW-MAT, toyhouse)."""
+
     room: str
     room_id: int
     position: Point
     visible_objects: list[ObjectInfo] = Field(default_factory=list)
     holding: list[ObjectInfo] = Field(default_factory=list)
     partners: list[PartnerInfo] = Field(default_factory=list)
-    messages: list[Message] = Field(default_factory=list)
     goal: list[GoalPredicate] = Field(default_factory=list)
-    goal_text: str = ""
     rooms: list[RoomInfo] = Field(default_factory=list)
-    last_action: str | None = None
-    last_action_ok: bool = True
-    last_action_reason: str = ""
 
     def visible(self, object_id: int) -> ObjectInfo | None:
         """The visible object with this id, or None."""
@@ -132,12 +191,22 @@ class Observation(BaseModel):
     def held_ids(self) -> list[int]:
         return [obj.id for obj in self.holding]
 
+    def to_deliver(self, plan: Affordance) -> list[ObjectInfo]:
+        """The carried objects a delivery plan puts: the ones it names (`target_ids`), else every carried object
+        a goal predicate wants at its target."""
+        if plan.target_ids:
+            held = {obj.id: obj for obj in self.holding}
+            return [held[i] for i in plan.target_ids if i in held]
+        wanted = {p.object_name for p in self.goal if p.target_id == plan.target_id}
+        return [obj for obj in self.holding if obj.name in wanted]
+
 
 class PrimitiveAction(BaseModel):
-    """One primitive action for one step, e.g. `[walk] <kitchen> (56)`, `[put] <apple> (386) <fridge> (165)`.
+    """One primitive action for one step, e.g. `[walk] <kitchen> (56)`, or with two references
+    `[place] <apple> (386) <fridge> (165)`.
 
-    `target_id` is what the action is aimed at (room, container, surface, object); for `put` the held
-    object is `object_id` and the destination is `target_id`; `send_message` carries `message`.
+    `target_id` is what the action is aimed at (room, container, surface, object); an action with two
+    references (C-WAH's `put`) acts with `object_id` on `target_id`; `send_message` carries `message`.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -167,10 +236,10 @@ class PrimitiveAction(BaseModel):
         if not head:
             raise ValueError(f"not an action: {text[:60]!r} (expected '[kind] <name> (id)')")
         kind, rest = head["kind"], head["rest"]
-        if kind == "send_message":
+        if kind == SEND_MESSAGE:
             return cls(kind=kind, message=rest)
         refs = list(_REFERENCE.finditer(rest))
-        if kind == "put" and len(refs) >= 2:
+        if len(refs) >= 2:
             return cls(
                 kind=kind,
                 object_id=int(refs[0]["id"]),
@@ -186,27 +255,75 @@ class PrimitiveAction(BaseModel):
 
 WAIT = PrimitiveAction(kind="wait")  # the idle action: what an agent sends when it has nothing to do
 
+
+class PartnerClaim(BaseModel):
+    """The world's view that a partner will likely do an affordance first, and why.
+
+    `reason`: `nearer` (it stands nearer with a free hand), `announced` (it said it goes for the target),
+    `nearby` (free-handed, it was lately where the target is).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    partner: str
+    reason: Literal["nearer", "announced", "nearby"]
+
+    @property
+    def text(self) -> str:
+        return {"nearer": f"{self.partner} nearer", "announced": f"{self.partner} going for it",
+                "nearby": f"{self.partner} in that room"}[self.reason]
+
+
 class Affordance(BaseModel):
-    """A high-level action an agent may choose, e.g. `[gocheck] <fridge> (165)`; the skill book runs it."""
+    """A high-level action an agent may choose, e.g. `[inspect] <fridge> (165)`; the skill book runs it.
+
+    `kind` and the text belong to the world. Everything a node may sort or filter on is a generic field the
+    world fills in: `group`, `cost` (in the world's time unit), `distance` (in its unit of space), `value`
+    (its own estimate of what the action is worth, where it has one), `claims`, `repeatable`, `target_ids`,
+    `notes`, `surplus` and `detour`.
+    """
 
     model_config = ConfigDict(frozen=True)
 
     kind: str
+    group: AffordanceGroup = AffordanceGroup.OTHER
     target_id: int | None = None
     target_name: str | None = None
-    room_id: int | None = Field(default=None, description="room where the target is believed to be")
+    room_id: int | None = Field(default=None, description="worlds with rooms: where the target is believed to be")
     room_name: str | None = None
-    container_id: int | None = Field(default=None, description="gograb: closed container believed to hold it")
-    object_ids: tuple[int, ...] = Field(default=(), description="goput: the held objects to put")
+    via_id: int | None = Field(default=None, description="a thing to open or pass on the way to the target "
+                               "(C-WAH: the closed container believed to hold it)")
+    target_ids: tuple[int, ...] = Field(default=(), description="every id the action acts on (a delivery: the "
+                                        "carried objects it puts)")
     message: str | None = None
+    cost: float | None = Field(default=None, ge=0, description="the world's estimate of the time it takes")
+    distance: float | None = Field(default=None, ge=0, description="how far the target is, in the world's unit")
+    value: float | None = Field(default=None, description="the world's own estimate of what it brings "
+                                "(C-WAH: expected needed objects a look finds); higher is better")
+    claims: tuple[PartnerClaim, ...] = Field(default=(), description="partners likely to do it first, "
+                                             "strongest reason first")
+    repeatable: bool = Field(default=False, description="the same text may be due again right after it is done")
+    surplus: bool = Field(default=False, description="what it fetches is already covered (held or claimed)")
+    detour: bool = Field(default=False, description="worth doing on the way before delivering what is held")
+    notes: tuple[str, ...] = Field(default=(), description="the world's own short notes for a planner")
+
+    @property
+    def claimed_by(self) -> str | None:
+        """The partner most likely to do this first, or None."""
+        return self.claims[0].partner if self.claims else None
 
     @property
     def text(self) -> str:
-        if self.kind == "send_message":
-            return "[send_message]" if self.message is None else f'[send_message] <"{self.message}">'
+        if self.message is not None:
+            return f'[{self.kind}] <"{self.message}">'
         if self.target_id is None:
             return f"[{self.kind}]"
         return f"[{self.kind}] <{self.target_name}> ({self.target_id})"
+
+
+def message_affordance(text: str | None) -> Affordance:
+    """The `[send_message]` option every world offers: `text` is the drafted message (None: still to write)."""
+    return Affordance(kind=SEND_MESSAGE, group=AffordanceGroup.COMMUNICATE, message=text)
 
 
 class SkillStatus(StrEnum):
@@ -258,18 +375,31 @@ class TeamMember(Protocol):
 
 @dataclass
 class AgentKit:
-    """What a learning or LLM agent takes from its environment: a belief to keep, its action list, its skills.
+    """What an agent takes from its world: a belief to keep, its action list, its skills, and what it offers.
 
-    `read_message` folds the facts a partner's message states (object whereabouts, checked containers,
-    intentions) into the belief; it only records data and never turns a message into an action.
-    `prompt_env` names the environment's prompt templates (`cwah` serves C-WAH and Noisy-C-WAH).
-    `news`, where the environment has message templates, makes a reporter for a belief (C-WAH: MHP's
-    `NewsReporter`), which `communication.report_news` uses to keep partners informed without an LLM.
+    `capabilities` names what the belief offers beyond the core `Belief` protocol (see
+    `coopgraph.envs.capabilities.CAPABILITIES`); nodes that require one are refused before an episode on a
+    kit without it. `read_message` folds the facts a partner's message states into the belief; it only
+    records data and never turns a message into an action. `prompt_env` names the world's prompt templates
+    (`cwah` serves C-WAH and Noisy-C-WAH). `news`, for kits with the `news` capability, makes a reporter
+    for a belief, which `communication.report_news` uses to keep partners informed without an LLM.
     """
 
-    belief: Any
+    belief: Belief
     affordances: Affordances
     skillbook: SkillBook
     read_message: Callable[[Any, Message], None]
     prompt_env: str
-    news: Callable[[Any], Any] | None = None
+    capabilities: frozenset[str] = frozenset()
+    news: Callable[[Any], NewsReporter] | None = None
+
+
+@runtime_checkable
+class NewsReporter(Protocol):
+    """Template news for partners: what this agent has learnt that they have not been told yet."""
+
+    def note_put(self, belief: Any, obs: Observation) -> None:
+        """Remember this agent's own delivery of the last step, to report it with the next message."""
+
+    def compose(self, belief: Any, choice: Affordance) -> str:
+        """The message worth a step before `choice` ("" when there is none), marking its contents as told."""

@@ -7,10 +7,13 @@ imports it; `make` imports on first use.
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from pettingzoo import ParallelEnv
+
+from coopgraph.envs.protocol import AgentKit
 
 EnvFactory = Callable[..., ParallelEnv]
 
@@ -50,19 +53,54 @@ def make(name: str, **options: Any) -> ParallelEnv:
     return _resolve(_REGISTRY[name])(**options)
 
 
-KitFactory = Callable[[dict[str, Any]], Any]
-_KITS: dict[str, KitFactory | str] = {}
+KitFactory = Callable[[dict[str, Any]], AgentKit]
 
 
-def register_kit(name: str, factory: KitFactory | str) -> None:
-    """Register how agents of environment `name` get their belief, affordances and skill book."""
-    _KITS[name] = factory
+@dataclass(frozen=True)
+class KitInfo:
+    """A registered kit: how to build one per agent, and what it offers, known without building one.
+
+    `capabilities` and `prompt_env` let `coopgraph graph validate SPEC --env NAME` check a spec against a
+    world before any episode exists; `check_kit` verifies that the built kits match them.
+    """
+
+    name: str
+    factory: KitFactory | str
+    capabilities: frozenset[str]
+    prompt_env: str
 
 
-def agent_kit(name: str, env_info: dict[str, Any]) -> Any:
-    """The `AgentKit` for one agent of environment `name`, built from that agent's env_info."""
+_KITS: dict[str, KitInfo] = {}
+
+
+def register_kit(name: str, factory: KitFactory | str, *, capabilities: Iterable[str] = (),
+                 prompt_env: str | None = None) -> None:
+    """Register how agents of environment `name` get their belief, affordances and skill book, and which
+    capabilities (`coopgraph.envs.capabilities.CAPABILITIES`) its beliefs offer."""
+    from coopgraph.envs.capabilities import CAPABILITIES
+
+    unknown = sorted(set(capabilities) - set(CAPABILITIES))
+    if unknown:
+        raise ValueError(f"kit {name!r} declares unknown capabilities {unknown}; known: {sorted(CAPABILITIES)}")
+    _KITS[name] = KitInfo(name, factory, frozenset(capabilities), prompt_env or name)
+
+
+def kits() -> list[str]:
+    """The names of the environments that have an agent kit, sorted."""
+    return sorted(_KITS)
+
+
+def kit_info(name: str) -> KitInfo:
+    """What environment `name`'s kit offers; the error lists the environments that have kits."""
     if name not in _KITS:
         raise UnknownEnvironmentError(
-            f"environment {name!r} has no agent kit; kits exist for: {', '.join(sorted(_KITS)) or '(none)'}"
+            f"environment {name!r} has no agent kit; kits exist for: {', '.join(kits()) or '(none)'}"
         )
-    return _resolve(_KITS[name])(env_info)
+    return _KITS[name]
+
+
+def agent_kit(name: str, env_info: dict[str, Any]) -> AgentKit:
+    """The `AgentKit` for one agent of environment `name`, built from that agent's env_info."""
+    info = kit_info(name)
+    factory = info.factory if callable(info.factory) else _resolve(info.factory)
+    return factory(env_info)  # type: ignore[return-value]

@@ -61,9 +61,9 @@ def run_configured(
     if isinstance(llm, list):
         by_setting: dict[Any, Any] = {}
         factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
-        team = make_team(team_names, member_lm_factories=factories)
+        team = make_team(team_names, member_lm_factories=factories, env=env_name)
     else:
-        team = make_team(team_names, lm_factory=factory(llm))
+        team = make_team(team_names, lm_factory=factory(llm), env=env_name)
     agents = list(env.possible_agents)
     graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
     specs = {a: m.loaded.path for a, m in graph_members.items()}

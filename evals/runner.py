@@ -3,8 +3,9 @@ and (optionally) writes trace events.
 
 Events: `episode_start`, one `env_step` per step (every agent's primitive action, room, position, held
 items, message and info), a per-agent `message` event for every message (bound to the agent), and
-`episode_end` with the metrics. Message costs are the environment's: in C-WAH sending is the step; an
-environment may charge more through `message_extra_steps(text)`, during which the sender idles.
+`episode_end` with the metrics. Time is the world's own: the clock and horizon come from the observations
+(C-WAH steps, TDW-MAT frames), and an agent whose observation says it is not `ready` (its last action still
+runs) is sent WAIT without being asked, so actions and messages cost what the world says they cost.
 """
 
 from __future__ import annotations
@@ -26,8 +27,8 @@ class EpisodeResult(BaseModel):
     team: list[str]
     agents: list[str]
     success: bool
-    steps: int
-    max_steps: int
+    steps: int = Field(description="the world's clock when the episode ended, in its own unit")
+    max_steps: int = Field(description="the horizon the episode ran to, in the world's unit")
     metrics: dict[str, float] = Field(default_factory=dict)
     per_agent: dict[str, dict[str, float]] = Field(default_factory=dict)
     messages: list[Message] = Field(default_factory=list)
@@ -73,8 +74,8 @@ def run_episode(
             f"{len(team)} members"
         )
     members = dict(zip(agents, team, strict=True))
-    config = getattr(env, "config", None)
-    horizon = max_steps or getattr(config, "max_steps", None) or 250
+    first = next(iter(observations.values()))
+    horizon = min(max_steps, first.horizon) if max_steps else first.horizon
     bound = {agent: tracer.bind(agent=agent) for agent in agents} if tracer is not None else {}
     for index, (agent, member) in enumerate(members.items()):
         member.reset(agent, _env_info(env, agent), seed + index)
@@ -95,15 +96,14 @@ def run_episode(
             **({"layout": env.layout()} if callable(getattr(env, "layout", None)) else {}),
         )
     messages: list[Message] = []
-    idle_until = dict.fromkeys(agents, 0)
-    extra_cost = getattr(env, "message_extra_steps", None)
-    steps, success = 0, False
+    steps, success = first.time, False
     while env.agents and steps < horizon:
         actions = {}
         for agent in env.agents:
-            actions[agent] = WAIT if idle_until[agent] > steps else members[agent].act(observations[agent])
+            ready = observations[agent].ready
+            actions[agent] = members[agent].act(observations[agent]) if ready else WAIT
         observations, _, terminations, truncations, infos = env.step(actions)
-        steps += 1
+        steps = max((obs.time for obs in observations.values()), default=steps + 1)
         record: dict[str, Any] = {}
         for agent, info in infos.items():
             text = info.get("message")
@@ -112,8 +112,6 @@ def run_episode(
                     sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated"))
                 )
                 messages.append(message)
-                if callable(extra_cost):
-                    idle_until[agent] = steps + int(extra_cost(text))
                 if agent in bound:
                     bound[agent].event(
                         "message", step=steps, text=text, chars=len(text), truncated=message.truncated

@@ -38,9 +38,11 @@ def member_kind(name: str) -> str:
     )
 
 
-def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None) -> list[Any]:
+def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None,
+              env: str | None = None) -> list[Any]:
     """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
-    may use different models), else from `lm_factory`; each factory is called at most once."""
+    may use different models), else from `lm_factory`; each factory is called at most once. With `env`, each
+    graph member's spec is first checked against that world's kit (capabilities, prompt templates)."""
     from coopgraph.evals.graph_agent import GraphAgent
     from coopgraph.graphs.compiler import compile_spec
 
@@ -57,11 +59,11 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
             continue
         if factory is None:
             raise UnknownMemberError(f"graph member {name!r} needs an LLM setting")
-        lm = made.setdefault(id(factory), factory())
         try:
-            loaded = load_spec(name)
+            loaded = load_spec(name, env=env)
         except SpecInvalid as exc:
             raise UnknownMemberError(str(exc)) from None
+        lm = made.setdefault(id(factory), factory())
         graph = compiled.setdefault(name, compile_spec(loaded))
         team.append(GraphAgent(loaded, lm=lm, graph=graph))
     return team

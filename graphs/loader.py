@@ -143,8 +143,11 @@ def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, s
     return value
 
 
-def load_spec(ref: str | Path, *, check: bool = True) -> LoadedSpec:
-    """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem."""
+def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None) -> LoadedSpec:
+    """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem.
+
+    With `env`, also check it against that world's kit: the capabilities its nodes require and the prompt
+    templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones)."""
     path = ref if isinstance(ref, Path) else resolve_path(str(ref))
     data, marks = _read_raw(path, [path])
     errors: list[SpecError] = []
@@ -174,6 +177,10 @@ def load_spec(ref: str | Path, *, check: bool = True) -> LoadedSpec:
         from coopgraph.graphs.checks import check_spec
 
         errors.extend(check_spec(loaded))
+        if env is not None and not errors:
+            from coopgraph.graphs.world_checks import check_world
+
+            errors.extend(check_world(loaded, env))
     if errors:
         raise SpecInvalid(errors)
     return loaded

@@ -6,9 +6,40 @@ when the committed page differs from what the registry says.
 
 from __future__ import annotations
 
+import inspect
+from pathlib import Path
 from typing import Any
 
+from coopgraph.envs.capabilities import CAPABILITIES
+from coopgraph.envs.registry import kit_info, kits
 from coopgraph.nodes.registry import NODES, ROUTERS
+
+_ROOT = Path(__file__).resolve().parent.parent
+
+
+def where(fn: Any) -> str:
+    """`nodes/shortlist.py:196`: the file (relative to the project) and line a registered function starts at."""
+    path = Path(inspect.getsourcefile(fn) or "?").resolve()
+    rel = path.relative_to(_ROOT) if path.is_relative_to(_ROOT) else path
+    return f"{rel.as_posix()}:{inspect.getsourcelines(fn)[1]}"
+
+
+def _requires(needs: frozenset[str]) -> str:
+    if not needs:
+        return "- requires: nothing beyond the core belief (runs in every world)"
+    worlds = [name for name in kits() if needs <= kit_info(name).capabilities]
+    return (f"- requires: {', '.join(f'`{c}`' for c in sorted(needs))} "
+            f"(worlds: {', '.join(worlds) or 'none yet'})")
+
+
+def _capabilities() -> list[str]:
+    lines = ["## Capabilities", "", "What a world's kit may declare beyond the core belief "
+             "(`coopgraph.envs.capabilities`), and which worlds declare it.", "",
+             "| capability | meaning | worlds |", "| --- | --- | --- |"]
+    for name, (_, doc) in CAPABILITIES.items():
+        worlds = ", ".join(w for w in kits() if name in kit_info(w).capabilities) or "none"
+        lines.append(f"| `{name}` | {doc} | {worlds} |")
+    return lines
 
 
 def _params(model: Any) -> list[str]:
@@ -34,13 +65,19 @@ def markdown() -> str:
         "`python -m coopgraph.nodes.catalog`; do not edit by hand.",
         "",
         "A node is a function `(state, ctx) -> update` registered with `@node(name, reads=..., writes=...,",
-        "params=...)`; an LLM node also names its default `prompt` template and its DSPy `program`.",
+        "params=..., requires=...)`; an LLM node also names its default `prompt` template and its DSPy",
+        "`program`. `requires` lists the world capabilities it reads the belief through; `coopgraph graph",
+        "validate SPEC --env WORLD` refuses a spec whose world lacks one (E310).",
+        "",
+        *_capabilities(),
         "",
         "## Nodes",
     ]
     for name in NODES.names():
         info = NODES.get(name)
         lines += ["", f"### `{name}`", "", info.doc or "", ""]
+        lines.append(f"- module: `{where(info.fn)}`")
+        lines.append(_requires(info.requires))
         lines.append(f"- reads: {', '.join(f'`{k}`' for k in info.reads) or 'nothing'}")
         lines.append(f"- writes: {', '.join(f'`{k}`' for k in info.writes) or 'nothing'}")
         if info.uses_llm:
@@ -52,6 +89,8 @@ def markdown() -> str:
     for name in ROUTERS.names():
         info = ROUTERS.get(name)
         lines += ["", f"### `{name}`", "", info.doc or "", ""]
+        lines.append(f"- module: `{where(info.fn)}`")
+        lines.append(_requires(info.requires))
         lines.append(f"- branches: {', '.join(f'`{b}`' for b in info.branches)}")
         lines.append(f"- reads: {', '.join(f'`{k}`' for k in info.reads) or 'nothing'}")
         params = _params(info.params)

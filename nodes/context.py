@@ -7,9 +7,16 @@ imports from the CLI, the LLM factory and concrete environments.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Generic
 
 from pydantic import BaseModel
+from typing_extensions import TypeVar
+
+from coopgraph.envs.capabilities import Belief
+from coopgraph.envs.protocol import Affordances, AgentKit, SkillBook
+
+if TYPE_CHECKING:
+    from coopgraph.memory.agent_memory import AgentMemory
 
 
 @dataclass
@@ -19,21 +26,27 @@ class AgentResources:
     agent_id: str = "agent"
     env: str = "toy"
     lm: Any = None  # a dspy.BaseLM; coopgraph's wraps a LangChain chat model
-    memory: Any = None
-    skillbook: Any = None
-    affordances: Any = None
-    kit: Any = None  # the environment's AgentKit (belief, affordances, skill book, message reader)
+    memory: AgentMemory | None = None
+    skillbook: SkillBook | None = None
+    affordances: Affordances | None = None
+    kit: AgentKit | None = None  # the world's kit (belief, affordances, skill book, message reader, capabilities)
     tracer: Any = None
     extra: dict[str, Any] = field(default_factory=dict)
 
 
+#: A node's params model; `NodeContext[ShortlistParams]` lets the type checker see its fields.
+ParamsT = TypeVar("ParamsT", bound=BaseModel, default=BaseModel)
+
+
 @dataclass
-class NodeContext:
-    """One node's view at run time: the agent's resources, its validated params and its prompt."""
+class NodeContext(Generic[ParamsT]):
+    """One node's view at run time: the agent's resources, its validated params and its prompt.
+
+    Annotate a node's `ctx` as `NodeContext[ItsParams]` so its params are typed."""
 
     name: str
     registry_name: str
-    params: BaseModel
+    params: ParamsT
     resources: AgentResources
     prompt: str | None = None
     program: Any = None  # the node's dspy.Module, built once per compiled graph
@@ -43,8 +56,22 @@ class NodeContext:
         return self.resources.lm
 
     @property
-    def memory(self) -> Any:
+    def memory(self) -> AgentMemory:
+        """The agent's memory; graphs always run with one (the runner builds it before the first step)."""
+        assert self.resources.memory is not None, "a node ran without the agent's memory"
         return self.resources.memory
+
+    @property
+    def belief(self) -> Belief:
+        """The world's belief (semantic memory), typed by the core protocol; a node that required a capability
+        reads it through that capability's protocol (`typing.cast(Rooms, ctx.belief)`)."""
+        return self.memory.semantic  # type: ignore[no-any-return]
+
+    @property
+    def kit(self) -> AgentKit:
+        """The world's kit; graphs always run with one."""
+        assert self.resources.kit is not None, "a node ran without the world's kit"
+        return self.resources.kit
 
     @property
     def tracer(self) -> Any:

@@ -8,7 +8,7 @@ read one source of truth.
 from __future__ import annotations
 
 import difflib
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -34,6 +34,7 @@ class NodeInfo:
     doc: str = ""
     prompt: str | None = None  # default template; a spec's `prompt:` overrides it
     program: type | None = None  # the dspy.Module class an LLM node runs
+    requires: frozenset[str] = frozenset()  # capabilities of a world's kit it needs (envs/capabilities.py)
 
 
 @dataclass(frozen=True)
@@ -46,6 +47,7 @@ class RouterInfo:
     reads: tuple[str, ...] = ()
     params: type[BaseModel] = NoParams
     doc: str = ""
+    requires: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -90,15 +92,20 @@ def node(
     params: type[BaseModel] = NoParams,
     prompt: str | None = None,
     program: type | None = None,
+    requires: Iterable[str] = (),
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
 
     Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
+    `requires` names the kit capabilities the node reads the belief through; a spec using it is refused
+    before an episode on a world whose kit lacks one.
     """
+    needs = _known_capabilities(name, requires)
 
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        info = NodeInfo(name, fn, tuple(reads), tuple(writes), params, program is not None, doc, prompt, program)
+        info = NodeInfo(name, fn, tuple(reads), tuple(writes), params, program is not None, doc, prompt, program,
+                        needs)
         NODES.add(name, info)
         return fn
 
@@ -111,15 +118,28 @@ def router(
     branches: tuple[str, ...],
     reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
+    requires: Iterable[str] = (),
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
     """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error."""
+    needs = _known_capabilities(name, requires)
 
     def register(fn: Callable[..., str]) -> Callable[..., str]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc))
+        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc, needs))
         return fn
 
     return register
+
+
+def _known_capabilities(name: str, requires: Iterable[str]) -> frozenset[str]:
+    """`requires` as a set, refusing names no kit could declare (a typo would otherwise pass everywhere)."""
+    from coopgraph.envs.capabilities import CAPABILITIES
+
+    needs = frozenset(requires)
+    unknown = sorted(needs - set(CAPABILITIES))
+    if unknown:
+        raise ValueError(f"{name!r} requires unknown capabilities {unknown}; known: {sorted(CAPABILITIES)}")
+    return needs
 
 
 _loaded = False

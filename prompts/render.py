@@ -50,6 +50,14 @@ def template_exists(name: str) -> bool:
     return (PROMPTS_DIR / f"{name}.j2").is_file() or any(PROMPTS_DIR.glob(f"{name}.*.j2"))
 
 
+def template_for_env(name: str, env_name: str) -> str | None:
+    """The file a world would render for `family/node`: its own, else the generic one, else None."""
+    for candidate in (f"{name}.{env_name}.j2", f"{name}.j2"):
+        if (PROMPTS_DIR / candidate).is_file():
+            return candidate
+    return None
+
+
 def template_file(name: str, env_name: str | None = None) -> str:
     """Resolve `family/node` to the environment's own file when one exists, else the generic one."""
     candidates = ([f"{name}.{env_name}.j2"] if env_name else []) + [f"{name}.j2"]
