@@ -13,7 +13,7 @@ export ANONYMIZED_TELEMETRY := False
 export LITELLM_LOCAL_MODEL_COST_MAP := True
 export HF_HUB_OFFLINE := 1
 
-.PHONY: setup models demo test lint lock bench clean-venv distill-env
+.PHONY: setup models demo test lint typecheck lock bench clean-venv distill-env
 
 setup: $(INSTALLED) models
 
@@ -44,10 +44,15 @@ demo: setup
 
 test: setup
 	$(BIN)/ruff check .
+	scripts/typecheck.sh
 	$(BIN)/pytest -q
 
 lint: $(INSTALLED)
 	$(BIN)/ruff check .
+	scripts/typecheck.sh
+
+typecheck: $(INSTALLED)
+	scripts/typecheck.sh
 
 lock: $(BIN)/uv
 	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock

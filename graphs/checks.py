@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from collections import defaultdict
+from collections.abc import Iterable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from pydantic import ValidationError
 
@@ -12,8 +14,11 @@ from coopgraph.graphs.spec import END
 from coopgraph.nodes.registry import NODES, ROUTERS, unknown_name_message
 from coopgraph.prompts.render import available, template_exists
 
+if TYPE_CHECKING:
+    from coopgraph.graphs.loader import LoadedSpec
 
-def check_spec(loaded) -> list[SpecError]:  # noqa: ANN001 - LoadedSpec, imported lazily by the loader
+
+def check_spec(loaded: LoadedSpec) -> list[SpecError]:
     spec = loaded.spec
     errors: list[SpecError] = []
 
@@ -114,6 +119,6 @@ def _reach(start: str, successors: dict[str, set[str]]) -> set[str]:
     return seen
 
 
-def _close(name: str, known) -> str:  # noqa: ANN001 - any iterable of names
+def _close(name: str, known: Iterable[str]) -> str:
     message = unknown_name_message("node", name, known)
     return "; " + message.split("; ", 1)[1].split(" (known")[0] if "did you mean" in message else ""

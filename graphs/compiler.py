@@ -7,6 +7,7 @@ checked against what the node declared.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -39,7 +40,9 @@ def build_program(info: NodeInfo, node: NodeSpec, spec_dir: Path) -> Any:
     return program
 
 
-def _node_runner(node_id: str, node: NodeSpec, info: NodeInfo, program: Any):  # noqa: ANN202
+def _node_runner(
+    node_id: str, node: NodeSpec, info: NodeInfo, program: Any
+) -> Callable[[AgentState, Runtime[AgentResources]], dict[str, Any]]:
     params = info.params.model_validate(node.params)
     prompt = node.prompt or info.prompt
     declared = set(info.writes)
@@ -63,7 +66,7 @@ def _node_runner(node_id: str, node: NodeSpec, info: NodeInfo, program: Any):  #
     return run
 
 
-def _router_runner(edge: RouterEdge, info: RouterInfo):  # noqa: ANN202
+def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[AgentState, Runtime[AgentResources]], str]:
     params = info.params.model_validate(edge.params)
 
     def route(state: AgentState, runtime: Runtime[AgentResources]) -> str:
@@ -81,14 +84,15 @@ def _router_runner(edge: RouterEdge, info: RouterInfo):  # noqa: ANN202
     return route
 
 
-def build_state_graph(loaded: LoadedSpec) -> StateGraph:
+def build_state_graph(loaded: LoadedSpec) -> StateGraph[AgentState, AgentResources, AgentState, AgentState]:
     """The uncompiled StateGraph, for callers that add checkpointers or inspect structure."""
     spec: GraphSpec = loaded.spec
     graph = StateGraph(AgentState, context_schema=AgentResources)
     spec_dir = loaded.path.parent
     for node_id, node in spec.nodes.items():
         info = NODES.get(node.use)
-        graph.add_node(node_id, _node_runner(node_id, node, info, build_program(info, node, spec_dir)))
+        runner = _node_runner(node_id, node, info, build_program(info, node, spec_dir))
+        graph.add_node(node_id, runner)  # type: ignore[call-overload]  # langgraph's overloads miss Runtime[C]
     graph.add_edge(START, spec.entry)
     for _, source, target in spec.chain_pairs():
         graph.add_edge(source, _target(target))

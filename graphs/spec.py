@@ -61,7 +61,7 @@ class GraphSpec(BaseModel):
 
     def chain_pairs(self) -> list[tuple[int, str, str]]:
         """(edge index, source, target) for every arrow of every chain edge."""
-        pairs = []
+        pairs: list[tuple[int, str, str]] = []
         for index, edge in enumerate(self.edges):
             if isinstance(edge, str):
                 parts = [p.strip() for p in edge.split("->")]

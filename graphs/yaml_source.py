@@ -129,14 +129,14 @@ def load_source(text: str) -> SourceDoc:
         return SourceDoc({}, {(): Mark(1, 1)})
     memo: dict[int, int] = {}
     if _expanded_size(root, memo) > MAX_EXPANDED_NODES:
-        culprit, where = root, "the document"
+        culprit, what = root, "the document"
         if isinstance(root, yaml.MappingNode):
             for key_node, value_node in root.value:
                 if memo.get(id(value_node), 0) > MAX_EXPANDED_NODES:
-                    culprit, where = key_node, f"key {key_node.value!r}"
+                    culprit, what = key_node, f"key {key_node.value!r}"
                     break
         raise YamlProblem(
-            "E104", f"{where} expands to more than {MAX_EXPANDED_NODES} values through aliases", _mark(culprit)
+            "E104", f"{what} expands to more than {MAX_EXPANDED_NODES} values through aliases", _mark(culprit)
         )
     marks: dict[Path, Mark] = {}
     return SourceDoc(_build(root, (), marks), marks)

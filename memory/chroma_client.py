@@ -39,7 +39,7 @@ def ephemeral_client() -> ClientAPI:
     if SharedSystemClient._get_identifier_from_settings(settings) in SharedSystemClient._identifier_to_system:
         return chromadb.EphemeralClient(settings=settings)
     system = System(settings)
-    server = system.instance(ServerAPI)
+    server = system.instance(ServerAPI)  # type: ignore[type-abstract]
     if hasattr(server, "hnsw_cache_size"):
         server.hnsw_cache_size = HNSW_CACHE_SIZE
     system.start()
@@ -49,7 +49,7 @@ def ephemeral_client() -> ClientAPI:
 def index_cache_size(client: ClientAPI) -> int | None:
     """How many HNSW indexes the client's system keeps cached (None when Chroma does not say)."""
     system: System = client._system  # type: ignore[attr-defined]
-    return getattr(system.instance(ServerAPI), "hnsw_cache_size", None)
+    return getattr(system.instance(ServerAPI), "hnsw_cache_size", None)  # type: ignore[type-abstract]
 
 
 def persistent_client(path: str | Path) -> ClientAPI:

@@ -8,12 +8,12 @@ raising, so one bad answer never stops an episode.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.llm.constraints import ChoiceConstraint, max_tokens_for
+from coopgraph.llm.constraints import AnswerFormat, ChoiceConstraint, max_tokens_for
 from coopgraph.nodes.choice_parsing import parse_choice
 from coopgraph.prompts.render import render_messages
 
@@ -64,7 +64,7 @@ class JinjaAdapter(dspy.Adapter):
         *,
         env_name: str | None = None,
         node_name: str = "",
-        answer_format: str = "letter",
+        answer_format: AnswerFormat = "letter",
         reasoning_chars: int = 200,
         max_tokens: int = 120,
         retries: int = 2,
@@ -229,7 +229,7 @@ def adapter_for(ctx: Any) -> JinjaAdapter:
     reasoning = getattr(params, "reasoning_chars", 0)
     if profile.get("reasoning_chars_max") is not None:
         reasoning = min(reasoning, profile["reasoning_chars_max"])
-    answer_format = profile.get("answer_format") or getattr(params, "answer_format", "letter")
+    answer_format = cast(AnswerFormat, profile.get("answer_format") or getattr(params, "answer_format", "letter"))
     return JinjaAdapter(
         ctx.prompt,
         env_name=ctx.resources.env,
