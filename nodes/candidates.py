@@ -1,26 +1,32 @@
 """REVECA's first planning step: keep the K best of the environment's actions, by relevance then proximity.
 
-Proximity compares my walking distance to a target with each partner's estimated distance (from its last
-sighting, interpolated or extrapolated), so a goal object my partner is about to reach ranks below one only
-I am close to. The LLM then chooses among these K with a short chain of thought (`planning.choose_action`
-with the `candidates/choose` prompt); the candidates' notes (level, distances) are shown next to each option,
-keyed by its text so they follow it when the chooser reorders the list.
+Proximity compares my distance to a target (the world's `Affordance.distance`) with each partner's estimated
+distance (from its last sighting, interpolated or extrapolated, by the world's `spatial` geometry), so a goal
+object my partner is about to reach ranks below one only I am close to. The LLM then chooses among these K with
+a short chain of thought (`planning.choose_action` with the `candidates/choose` prompt); the candidates' notes
+(level, distances) are shown next to each option, keyed by its text so they follow it when the chooser reorders
+the list.
 Actions themselves still come only from the environment's list: ranking can drop options, never add one.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, Protocol, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.protocol import Affordance
+from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms, Spatial
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, Point
 from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.partner_model import Point, estimate, room_center, walk_distance
+from coopgraph.nodes.partner_model import estimate
 from coopgraph.nodes.registry import node
 from coopgraph.nodes.relevance import object_level
 from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, reveca_notes
+
+
+class RankingWorld(Belief, Objects, Rooms, Spatial, Partners, Protocol):
+    """What the ranking reads of a belief: known objects, rooms explored, walking distances, partners."""
 
 
 class CandidateParams(BaseModel):
@@ -43,50 +49,52 @@ class Candidate(BaseModel):
     note: str = ""
 
 
-def target_place(belief: Any, option: Affordance) -> tuple[Point | None, int | None]:
-    """Where an option takes me: the room's centre for exploring, else its target object's place."""
-    if option.kind == "goexplore":
-        return room_center(belief, option.target_id), option.target_id
-    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+def target_place(belief: Objects, option: Affordance) -> tuple[Point | None, int | None]:
+    """Where an option takes an agent: the room itself for exploring (its centre stands in), else its target's
+    known place, else the room the world says it is in."""
+    if option.group == AffordanceGroup.EXPLORE:
+        return None, option.room_id
+    obj = belief.objects.get(option.target_id) if option.target_id is not None else None
     if obj is not None and obj.room_id is not None:
         return obj.position, obj.room_id
     return None, option.room_id
 
 
-def my_distance(belief: Any, option: Affordance) -> float:
-    """Walking metres from where I stand to where an option takes me (inf when that place is unknown)."""
-    pos, room = target_place(belief, option)
-    return walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None), pos, room)
+def distance_of(option: Affordance) -> float:
+    """How far the world says an option's target is from me (inf when it does not say)."""
+    return option.distance if option.distance is not None else math.inf
 
 
-def distance_notes(belief: Any, options: list[Affordance]) -> dict[str, str]:
-    """"N.N m" per option whose target I can place, keyed by the option's text (a decimal, so near ties show)."""
+def distance_notes(options: list[Affordance]) -> dict[str, str]:
+    """"N.N m" per option whose distance the world gives, keyed by the option's text (a decimal, so near ties
+    show)."""
     notes = {}
     for option in options:
-        metres = my_distance(belief, option)
+        metres = distance_of(option)
         if math.isfinite(metres):
             notes[option.text] = f"{metres:.1f} m"
     return notes
 
 
-def option_level(belief: Any, notes: RevecaNotes, option: Affordance) -> str:
-    """How much an option serves the goal: putting a goal object away is strong; the rest follows its target."""
-    if option.kind == "goput":
+def option_level(belief: RankingWorld, notes: RevecaNotes, option: Affordance) -> str:
+    """How much an option serves the goal: a delivery is strong, a room unexplored medium (explored: low); the
+    rest follows its target."""
+    if option.group == AffordanceGroup.DELIVER:
         return "strong"
-    if option.kind == "goexplore":
-        return "low" if option.target_id in (getattr(belief, "explored_rooms", set()) or set()) else "medium"
-    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+    if option.group == AffordanceGroup.EXPLORE:
+        return "low" if option.target_id in belief.explored_rooms else "medium"
+    obj = belief.objects.get(option.target_id) if option.target_id is not None else None
     if obj is None:
         return "low"
     return notes.relevance.get(obj.id) or object_level(obj, belief)
 
 
-def _discarded(belief: Any, notes: RevecaNotes, option: Affordance) -> bool:
+def _discarded(belief: RankingWorld, notes: RevecaNotes, option: Affordance) -> bool:
     """A target a partner confirmed it changed stays out until it is seen again."""
     when = notes.discarded.get(option.target_id) if option.target_id is not None else None
     if when is None:
         return False
-    obj = (getattr(belief, "objects", {}) or {}).get(option.target_id)
+    obj = belief.objects.get(option.target_id) if option.target_id is not None else None
     return obj is None or obj.last_seen_step <= when
 
 
@@ -94,24 +102,24 @@ def rank(belief: Any, notes: RevecaNotes, options: list[Affordance], step: int,
          params: CandidateParams) -> list[tuple[Affordance, Candidate]]:
     """Score every option, drop irrelevant or discarded ones, and sort: relevance, then who is closer, then
     my distance (the environment's order breaks ties)."""
-    partners = sorted(getattr(belief, "partners", {}) or {}) if params.partner_info else []
-    names = {a: belief.partners[a].name for a in partners}
+    world = cast(RankingWorld, belief)
+    partners = sorted(world.partners) if params.partner_info else []
+    names = {a: world.partners[a].name for a in partners}
     guesses = {a: estimate(notes, belief, a, step) for a in partners}
     scored = []
     for index, option in enumerate(options):
-        level = option_level(belief, notes, option) if params.use_relevance else "unrated"
-        if (params.use_relevance and level == "none") or _discarded(belief, notes, option):
+        level = option_level(world, notes, option) if params.use_relevance else "unrated"
+        if (params.use_relevance and level == "none") or _discarded(world, notes, option):
             continue
         candidate = Candidate(text=option.text, relevance=level)
         if params.spatial:
-            pos, room = target_place(belief, option)
-            mine = walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None),
-                                 pos, room)
+            pos, room = target_place(world, option)
+            mine = distance_of(option)
             candidate.my_distance = mine if math.isfinite(mine) else None
             for agent_id, guess in guesses.items():
-                if guess.position is None or option.kind == "goput":
-                    continue  # only I can put away what I hold
-                theirs = walk_distance(belief, guess.position, guess.room_id, pos, room)
+                if guess.position is None or option.group == AffordanceGroup.DELIVER:
+                    continue  # only I can deliver what I hold
+                theirs = world.walk_distance(guess.position, guess.room_id, pos, room)
                 if math.isfinite(theirs):
                     candidate.partner_distances[agent_id] = round(theirs, 1)
             closest = min(candidate.partner_distances.values(), default=math.inf)
@@ -142,8 +150,9 @@ def _note(candidate: Candidate, names: dict[str, str]) -> str:
     reads=("options", "facts", "observation"),
     writes=("candidates", "actions", "options", "facts"),
     params=CandidateParams,
+    requires={"objects", "rooms", "spatial", "partners"},
 )
-def rank_candidates(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
     """Keep the K most promising actions, ranked by relevance, then by proximity against partners.
 
     The list handed on is a subset of the environment's options, in ranked order, with a short note per
@@ -152,7 +161,7 @@ def rank_candidates(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     obs = state["observation"]
     notes = reveca_notes(ctx.memory)
     options = list(state.get("options") or [])
-    ranked = rank(ctx.memory.semantic, notes, options, obs.step, ctx.params)[: ctx.params.k]
+    ranked = rank(ctx.belief, notes, options, obs.time, ctx.params)[: ctx.params.k]
     kept = [option for option, _ in ranked]
     candidates = [candidate for _, candidate in ranked]
     facts = dict(state.get("facts") or {})

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import distance_notes
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node, router
@@ -32,48 +34,49 @@ class ListParams(BaseModel):
                                "published, where the LLM reads the dialogue")
 
 
-def _leave_off(options: list[Any], drop: Any) -> list[Any]:
+def _is_message(option: Affordance) -> bool:
+    return option.group == AffordanceGroup.COMMUNICATE
+
+
+def _leave_off(options: list[Affordance], drop: Callable[[Affordance], bool]) -> list[Affordance]:
     """The options `drop` rejects left off (a message never is); all of them when that would leave only a message."""
-    kept = [o for o in options if o.kind == "send_message" or not drop(o)]
-    return kept if any(o.kind != "send_message" for o in kept) else options
+    kept = [o for o in options if _is_message(o) or not drop(o)]
+    return kept if any(not _is_message(o) for o in kept) else options
 
 
-#: Actions whose text recurs with new work behind it: a put delivers what is in the hands now, so the same
-#: `[goput] <coffeetable>` is due again for the next object, however recently the last one was done.
-REPEATABLE_KINDS = frozenset({"goput"})
-
-
-def without_recent(options: list[Any], episodic: Any, within: int) -> list[Any]:
-    """The options minus those finished (`done`) among the agent's last `within` actions (never a put)."""
+def without_recent(options: list[Affordance], episodic: Any, within: int) -> list[Affordance]:
+    """The options minus those finished (`done`) among the agent's last `within` actions, except the ones the
+    world marks `repeatable` (a C-WAH put delivers what is in the hands now, so the same text is due again for
+    the next object, however recently the last one was done)."""
     if within <= 0:
         return options
     recent = {a.text for a in episodic.actions[-within:] if a.outcome == "done"}
-    return _leave_off(options, lambda o: o.kind not in REPEATABLE_KINDS and history_text(o) in recent)
+    return _leave_off(options, lambda o: not o.repeatable and history_text(o) in recent)
 
 
-def without_claimed(options: list[Any], belief: Any) -> list[Any]:
-    """The options minus grabs of objects a partner announced it goes to grab (the belief's `announced_grabs`,
-    read from its messages). Only grabs, as in MHP's planner: an announced check or exploration goes stale."""
-    announced = getattr(belief, "announced_grabs", None)
-    claimed = announced() if callable(announced) else set()
-    return _leave_off(options, lambda o: o.kind == "gograb" and o.target_id in claimed)
+def without_claimed(options: list[Affordance]) -> list[Affordance]:
+    """The options minus fetches a partner announced it goes for (unless I announced first: the world's
+    `announced` claim). Only fetches, as in MHP's planner: an announced check or exploration goes stale."""
+    return _leave_off(options, lambda o: o.group == AffordanceGroup.FETCH
+                      and any(claim.reason == "announced" for claim in o.claims))
 
 
 @node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)
-def list_actions(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
     finished is left off; with `skip_claimed`, what a partner said it goes for."""
-    belief = ctx.memory.semantic
-    options = ctx.resources.affordances.available(belief, message=state.get("message"))
+    affordances = ctx.resources.affordances
+    assert affordances is not None, "planning.list_actions ran without the world's affordances"
+    options = affordances.available(ctx.belief, message=state.get("message"))
     options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
     if ctx.params.skip_claimed:
-        options = without_claimed(options, belief)
+        options = without_claimed(options)
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
     if ctx.params.distances:
-        update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(belief, options)}
+        update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(options)}
     return update
 
 
@@ -85,14 +88,14 @@ def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     decisions = state.get("decisions", 0) + 1
     running = ctx.memory.plan
     if running is not None:  # a message arrived mid-plan and the planner was asked again
-        ctx.memory.episodic.add_action(history_text(running), state["observation"].step, "interrupted")
+        ctx.memory.episodic.add_action(history_text(running), state["observation"].time, "interrupted")
     if index is None or not 0 <= index < len(options):
         ctx.memory.plan = None
         return {"plan_status": "none", "decisions": decisions}
     ctx.memory.plan = options[index]
-    ctx.memory.plan_started_step = state["observation"].step
+    ctx.memory.plan_started_step = state["observation"].time
     if ctx.tracer is not None:
-        ctx.tracer.event("plan", step=state["observation"].step, plan=options[index].text,
+        ctx.tracer.event("plan", step=state["observation"].time, plan=options[index].text,
                          invalid=bool(state.get("invalid")), reasoning=state.get("reasoning", ""))
     return {"plan_status": "running", "decisions": decisions}
 
@@ -104,16 +107,18 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     if plan is None:
         return {"action": None, "plan_status": "none"}
     obs = state["observation"]
-    step = ctx.resources.skillbook.next_action(plan, obs)
+    skillbook = ctx.resources.skillbook
+    assert skillbook is not None, "execution.step_plan ran without the world's skill book"
+    step = skillbook.next_action(plan, obs)
     status = str(step.status)
     if step.action is not None and status == "running":
         if step.action.message:  # my own words belong in the dialogue history too (partners' arrive by perception)
-            ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.step)
+            ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.time)
         return {"action": step.action, "plan_status": status}
-    ctx.memory.episodic.add_action(history_text(plan), obs.step, status)
+    ctx.memory.episodic.add_action(history_text(plan), obs.time, status)
     ctx.memory.plan = None
     if ctx.tracer is not None:
-        ctx.tracer.event("plan_end", step=obs.step, plan=plan.text, status=status, reason=step.reason)
+        ctx.tracer.event("plan_end", step=obs.time, plan=plan.text, status=status, reason=step.reason)
     return {"action": step.action, "plan_status": status}
 
 
@@ -124,7 +129,7 @@ class ReplanParams(BaseModel):
 
 
 @router("route.needs_plan", branches=("plan", "continue"), reads=("new_messages",), params=ReplanParams)
-def needs_plan(state: dict[str, Any], ctx: NodeContext) -> str:
+def needs_plan(state: dict[str, Any], ctx: NodeContext[ReplanParams]) -> str:
     """Decide again when no plan runs, or (optionally) when a partner has just said something."""
     if ctx.memory.plan is None or (ctx.params.on_message and state.get("new_messages")):
         return "plan"
@@ -138,7 +143,7 @@ class AfterStepParams(BaseModel):
 
 
 @router("route.after_step", branches=("act", "replan"), reads=("action", "decisions"), params=AfterStepParams)
-def after_step(state: dict[str, Any], ctx: NodeContext) -> str:
+def after_step(state: dict[str, Any], ctx: NodeContext[AfterStepParams]) -> str:
     """Act when there is an action; otherwise decide again, but only a bounded number of times per step."""
     if state.get("action") is not None or state.get("decisions", 0) >= ctx.params.max_decisions_per_step:
         return "act"

@@ -5,81 +5,57 @@ walking path from one place to the other; after the last sighting it is extrapol
 announced (or assumed to stay put). Validation asks these histories whether a partner could have reached an
 object since it was seen, and the planner uses the current estimate for "who is closer".
 
-Geometry goes through the belief's floor plan when it has one (walking distance through doors) and falls
-back to straight lines, so nothing here depends on a concrete environment.
+Geometry is the world's (the `spatial` capability: C-WAH walks through doors), places are rooms (`rooms`),
+and partners and their announced subgoals come from `partners`, so nothing here depends on a concrete world.
 """
 
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, Protocol, cast
 
-from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms, Spatial
+from coopgraph.envs.protocol import STRICT_LABEL_PATTERN, AffordanceGroup, HouseObservation, Point, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
 from coopgraph.nodes.reveca_notes import RevecaNotes, Sighting, Touch, reveca_notes
 
-Point = tuple[float, float]
-_ROOM_SAID = re.compile(r"\bI(?: am|'m) (?:now )?in the <(\w+)> \((\d+)\)", re.IGNORECASE)
+#: "I am in the <kitchen> (5)", as REVECA's start-up line and partners' reports say where they are.
+_ROOM_SAID = re.compile(rf"\bI(?: am|'m) (?:now )?in the {STRICT_LABEL_PATTERN}", re.IGNORECASE)
+
+
+class PartnerWorld(Belief, Spatial, Rooms, Objects, Partners, Protocol):
+    """What the partner histories read of a belief: the `spatial`, `rooms`, `objects` and `partners`
+    capabilities together."""
 
 
 # ----------------------------------------------------------------------------- geometry
 def room_center(belief: Any, room_id: int | None) -> Point | None:
-    rooms = getattr(belief, "rooms", {}) or {}
-    return tuple(rooms[room_id].center) if room_id in rooms else None  # type: ignore[return-value]
+    rooms = cast(Rooms, belief).rooms
+    return rooms[room_id].center if room_id is not None and room_id in rooms else None
 
 
 def walk_distance(belief: Any, a: Point | None, room_a: int | None, b: Point | None, room_b: int | None) -> float:
-    """Walking metres between two places (room centres stand in for unknown points); inf when unknown."""
-    a = a or room_center(belief, room_a)
-    b = b or room_center(belief, room_b)
-    if a is None or b is None:
-        return math.inf
-    floor = getattr(belief, "floor", None)
-    if floor is not None and room_a is not None and room_b is not None:
-        try:
-            return float(floor.distance(a, room_a, b, room_b))
-        except Exception:  # an unreachable pair in a partial map: fall back to the straight line
-            pass
-    return math.hypot(a[0] - b[0], a[1] - b[1])
+    """Walking distance between two places (room centres stand in for unknown points); inf when unknown."""
+    return cast(Spatial, belief).walk_distance(a, room_a, b, room_b)
 
 
 def point_along(belief: Any, a: Point, room_a: int | None, b: Point, room_b: int | None,
                 metres: float) -> tuple[Point, int | None]:
-    """Where a walker from a to b is after `metres` (following doors when the floor plan knows the path)."""
-    floor = getattr(belief, "floor", None)
-    waypoints: list[tuple[Point, int | None]] = [(b, room_b)]
-    if floor is not None and room_a is not None and room_b is not None:
-        try:
-            _, path = floor.path(a, room_a, b, room_b)
-            waypoints = [(tuple(w.position), w.room) for w in path]  # type: ignore[misc]
-        except Exception:
-            pass
-    here, room = a, room_a
-    left = max(0.0, metres)
-    for point, point_room in waypoints:
-        leg = math.hypot(point[0] - here[0], point[1] - here[1])
-        if leg >= left and leg > 0:
-            f = left / leg
-            return (here[0] + f * (point[0] - here[0]), here[1] + f * (point[1] - here[1])), room
-        left -= leg
-        here, room = point, point_room
-    return here, room
-
-
-def _config(belief: Any, name: str, default: float) -> float:
-    return float(getattr(getattr(belief, "config", None), name, default))
+    """Where a walker from a to b is after `metres` (following the world's paths)."""
+    return cast(Spatial, belief).point_along(a, room_a, b, room_b, metres)
 
 
 def walk_speed(belief: Any) -> float:
-    """Metres per step, from the environment's own settings carried by the belief."""
-    return _config(belief, "walk_speed", 1.0)
+    """Distance walked per unit of time, from the world's own settings carried by the belief."""
+    return cast(Spatial, belief).walk_speed
 
 
 def reach(belief: Any) -> float:
-    return _config(belief, "reach", 1.5)
+    return cast(Spatial, belief).reach
 
 
 # ----------------------------------------------------------------------------- estimates
@@ -93,14 +69,15 @@ class Estimate:
     last_seen: int | None = None
 
 
-def _intent_place(belief: Any, agent_id: str) -> tuple[Point | None, int | None]:
-    intent = (getattr(belief, "partner_intents", {}) or {}).get(agent_id)
+def _intent_place(belief: PartnerWorld, agent_id: str) -> tuple[Point | None, int | None]:
+    """Where the subgoal a partner announced takes it: its target object's place, or the room it named."""
+    intent = belief.partner_intents.get(agent_id)
     if intent is None or intent.target_id is None:
         return None, None
-    obj = (getattr(belief, "objects", {}) or {}).get(intent.target_id)
+    obj = belief.objects.get(intent.target_id)
     if obj is not None and obj.room_id is not None:
         return obj.position, obj.room_id
-    if intent.target_id in (getattr(belief, "rooms", {}) or {}):
+    if intent.target_id in belief.rooms:
         return room_center(belief, intent.target_id), intent.target_id
     return None, None
 
@@ -125,7 +102,7 @@ def estimate(notes: RevecaNotes, belief: Any, agent_id: str, step: int) -> Estim
             if math.isfinite(total):
                 pos, room = point_along(belief, start, last.room_id, end, nxt.room_id, total * fraction)
                 return Estimate(pos, room, "interpolated", last.step)
-    goal_pos, goal_room = _intent_place(belief, agent_id)
+    goal_pos, goal_room = _intent_place(cast(PartnerWorld, belief), agent_id)
     if goal_pos is None and goal_room is None:
         return Estimate(start, last.room_id, "extrapolated", last.step)
     target = goal_pos or room_center(belief, goal_room)
@@ -167,7 +144,7 @@ def could_reach(notes: RevecaNotes, belief: Any, agent_id: str, place: tuple[Poi
 
 
 # ----------------------------------------------------------------------------- recording
-def record_self(notes: RevecaNotes, obs: Observation) -> None:
+def record_self(notes: RevecaNotes, obs: HouseObservation) -> None:
     """Log this agent's own successful interactions from the action the environment just applied."""
     if not obs.last_action or not obs.last_action_ok:
         return
@@ -175,29 +152,30 @@ def record_self(notes: RevecaNotes, obs: Observation) -> None:
         action = PrimitiveAction.parse(obs.last_action)
     except ValueError:
         return
-    if action.kind == "grab" and action.target_id is not None:
+    group = obs.last_action_group
+    if group == AffordanceGroup.FETCH and action.target_id is not None:
         label = f"<{action.target_name}> ({action.target_id})"
-        notes.touched[action.target_id] = Touch(obs.step, "took", label)
-    elif action.kind == "open" and action.target_id is not None:
-        notes.touched[action.target_id] = Touch(obs.step, "checked", f"<{action.target_name}> ({action.target_id})")
-    elif action.kind == "put" and action.object_id is not None:
+        notes.touched[action.target_id] = Touch(obs.time, "took", label)
+    elif group == AffordanceGroup.INSPECT and action.target_id is not None:
+        notes.touched[action.target_id] = Touch(obs.time, "checked", f"<{action.target_name}> ({action.target_id})")
+    elif group == AffordanceGroup.DELIVER and action.object_id is not None:
         label = f"<{action.object_name}> ({action.object_id})"
         where = f"<{action.target_name}> ({action.target_id})"
-        notes.touched[action.object_id] = Touch(obs.step, "put", label, where)
+        notes.touched[action.object_id] = Touch(obs.time, "put", label, where)
         relation = "in" if _is_container(obs, action.target_id) else "on"
         notes.unannounced_puts.append(f"{label} {relation} {where}")
 
 
-def _is_container(obs: Observation, object_id: int | None) -> bool:
+def _is_container(obs: HouseObservation, object_id: int | None) -> bool:
     seen = obs.visible(object_id) if object_id is not None else None
     return seen is not None and seen.kind == "container"
 
 
-def record_partners(notes: RevecaNotes, belief: Any, obs: Observation) -> None:
+def record_partners(notes: RevecaNotes, belief: Any, obs: HouseObservation) -> None:
     """Append this step's sightings, and rooms partners said they are in, to their tracks."""
     for partner in obs.partners:
-        _append(notes, partner.agent_id, Sighting(obs.step, tuple(partner.position), partner.room_id, "seen"))
-    rooms = getattr(belief, "rooms", {}) or {}
+        _append(notes, partner.agent_id, Sighting(obs.time, partner.position, partner.room_id, "seen"))
+    rooms = cast(Rooms, belief).rooms
     for message in obs.messages:
         if message.sender == obs.agent_id or any(p.agent_id == message.sender for p in obs.partners):
             continue
@@ -216,7 +194,7 @@ def _append(notes: RevecaNotes, agent_id: str, sighting: Sighting) -> None:
     track.append(sighting)
 
 
-@node("partners.track", reads=("observation",))
+@node("partners.track", reads=("observation",), requires={"rooms"})
 def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Keep REVECA's agent histories: my own interactions and every partner sighting, each step.
 
@@ -230,39 +208,36 @@ def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
 
 
 # ----------------------------------------------------------------------------- prompt text
-def _labels(belief: Any, ids: list[int]) -> str:
-    objects = getattr(belief, "objects", {}) or {}
+def _labels(belief: Objects, ids: Sequence[int]) -> str:
+    objects = belief.objects
     return ", ".join(objects[i].label for i in ids if i in objects) or "nothing"
 
 
 def describe_partner(notes: RevecaNotes, belief: Any, agent_id: str, step: int, spatial: bool = True) -> str:
     """One prompt line: where the partner is (seen, or estimated from its last sighting), what it holds and
     what it said it would do."""
-    partner = belief.partners[agent_id]
+    world = cast(PartnerWorld, belief)
+    partner = world.partners[agent_id]
     guess = estimate(notes, belief, agent_id, step)
-    room_name = getattr(belief, "room_name", lambda r: str(r))
+    room_name = world.room_name
     if guess.source == "unknown":
         text = f"{partner.name}: not seen yet"
     elif guess.source == "seen":
         text = f"{partner.name}: here in the {room_name(guess.room_id)}"
     else:
-        last = (notes.tracks.get(agent_id) or [None])[-1]
-        assert last is not None
+        last = notes.tracks[agent_id][-1]  # known: the estimate came from it
         verb = "seen" if last.source == "seen" else "said it was"
         text = (f"{partner.name}: {verb} in the {room_name(last.room_id)} at step {last.step}, "
                 f"probably in the {room_name(guess.room_id)} now")
     if spatial and guess.position is not None:
-        metres = walk_distance(belief, getattr(belief, "position", None), getattr(belief, "room_id", None),
-                               guess.position, guess.room_id)
+        metres = world.walk_distance(world.position, world.room_id, guess.position, guess.room_id)
         if math.isfinite(metres):
             text += f", about {metres:.0f} m from me"
-    if getattr(partner, "holding", None):
-        text += f"; holding {_labels(belief, partner.holding)}"
-    intent = (getattr(belief, "partner_intents", {}) or {}).get(agent_id)
+    if partner.holding:
+        text += f"; holding {_labels(world, partner.holding)}"
+    intent = world.partner_intents.get(agent_id)
     if intent is not None and intent.target_id is not None:
-        objects = getattr(belief, "objects", {}) or {}
-        rooms = getattr(belief, "rooms", {}) or {}
-        known = objects.get(intent.target_id) or rooms.get(intent.target_id)
+        known = world.objects.get(intent.target_id) or world.rooms.get(intent.target_id)
         target = known.label if known is not None else f"({intent.target_id})"
-        text += f"; said it would {intent.kind.removeprefix('go')} {target}"
+        text += f"; said it would {intent.verb} {target}"
     return text

@@ -1,4 +1,5 @@
-"""Scripted C-WAH team members, made by name: `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`.
+"""Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, and the
+toyhouse's `"toyhouse-expert"`.
 
 Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
 lower bound on team steps for an episode.
@@ -36,7 +37,14 @@ def _oracle(**options: Any) -> TeamMember:
     return OracleAgent(**options)
 
 
-_BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle}
+def _toyhouse_expert(**options: Any) -> TeamMember:
+    from coopgraph.testing.toyhouse.expert import HouseExpert  # the toyhouse lives in coopgraph.testing
+
+    return HouseExpert(**options)
+
+
+_BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
+                                                    "toyhouse-expert": _toyhouse_expert}
 
 
 def registered_baselines() -> list[str]:

@@ -16,7 +16,7 @@ from coopgraph.envs.baselines.templates import read_message
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, PrimitiveAction, SkillStatus
 
 RETRY_AFTER_STEPS = 10  # a plan that failed is not chosen again for this long
 
@@ -47,7 +47,7 @@ class MHPAgent:
         self.failed: dict[tuple[str, int | None], int] = {}
 
     # ----------------------------------------------------------------- acting
-    def act(self, observation: Observation) -> PrimitiveAction:
+    def act(self, observation: HouseObservation) -> PrimitiveAction:
         self.belief.update(observation)
         for message in observation.messages:
             read_message(self.belief, message)
@@ -64,7 +64,7 @@ class MHPAgent:
                 return step.action
             self._trace("plan_end", plan=self.plan.text, status=step.status.value, reason=step.reason)
             if step.status is not SkillStatus.DONE:
-                self.failed[(self.plan.kind, self.plan.target_id)] = observation.step
+                self.failed[(self.plan.kind, self.plan.target_id)] = observation.time
             self.plan, self.after_message = self.after_message, None
         return WAIT
 

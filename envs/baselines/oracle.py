@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import Episode, GoalSpec
 from coopgraph.envs.cwah.layout import FloorPlan
-from coopgraph.envs.protocol import Affordance, Point
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, Point
 
 Place = tuple[Point, int]  # position and room
 
@@ -203,27 +203,30 @@ def _affordances(world: World, ops: list[tuple[str, Candidate]]) -> list[Afforda
             plan.append(
                 Affordance(
                     kind="gograb",
+                    group=AffordanceGroup.FETCH,
                     target_id=cand.object_id,
                     target_name=cand.name,
                     room_id=room,
                     room_name=world.floor.room_name(room),
-                    container_id=cand.closed_container,
+                    via_id=cand.closed_container,
                 )
             )
             continue
         goal = world.episode.goal[cand.goal_index]
         target = world.objects[goal.target]
         if plan and plan[-1].kind == "goput" and plan[-1].target_id == target.id:
-            plan[-1] = plan[-1].model_copy(update={"object_ids": plan[-1].object_ids + (cand.object_id,)})
+            plan[-1] = plan[-1].model_copy(update={"target_ids": plan[-1].target_ids + (cand.object_id,)})
         else:
             plan.append(
                 Affordance(
                     kind="goput",
+                    group=AffordanceGroup.DELIVER,
+                    repeatable=True,
                     target_id=target.id,
                     target_name=target.name,
                     room_id=target.room,
                     room_name=world.floor.room_name(target.room),
-                    object_ids=(cand.object_id,),
+                    target_ids=(cand.object_id,),
                 )
             )  # type: ignore[arg-type]
     return plan

@@ -11,7 +11,7 @@ from typing import Any
 from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, PrimitiveAction, SkillStatus
 
 
 class OracleAgent:
@@ -31,7 +31,7 @@ class OracleAgent:
         self.estimated_steps = plan.estimated_steps
         self.skills = CWAHSkillBook.from_env_info(env_info)
 
-    def act(self, observation: Observation) -> PrimitiveAction:
+    def act(self, observation: HouseObservation) -> PrimitiveAction:
         while self.todo:
             step = self.skills.next_action(self.todo[0], observation)
             if step.status is SkillStatus.RUNNING and step.action is not None:

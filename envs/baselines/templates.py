@@ -14,9 +14,9 @@ import re
 from dataclasses import dataclass, field
 
 from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerIntent
-from coopgraph.envs.protocol import Message
+from coopgraph.envs.protocol import STRICT_LABEL_PATTERN, Message
 
-_LABEL = r"<(\w+)> \((\d+)\)"
+_LABEL = STRICT_LABEL_PATTERN  # the templates write `<name> (id)` with one space; read them as strictly
 _PUT = re.compile(rf"{_LABEL} (on|in) {_LABEL} in {_LABEL}")
 _INTENT = re.compile(rf"Next I will (get|put|check|explore) {_LABEL}")
 _EMPTY = re.compile(rf"Empty in {_LABEL}: ((?:{_LABEL}(?:, )?)+)")

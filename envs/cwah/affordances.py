@@ -4,22 +4,28 @@ This is the one place the list is built (CoELA's planner options): `[send_messag
 `[gocheck] <container>`, `[gograb] <object>`, `[goput] <target>`. Rules: nothing is grabbed or checked
 with both hands full, and then putting is the only choice; putting is offered whenever a held object
 serves an unfinished subgoal whose target has been seen; only unfinished goal objects are offered to grab.
+Each option carries the generic fields planners sort and filter on (`annotate`).
 """
 
 from __future__ import annotations
 
+from coopgraph.envs.cwah.annotate import annotate
 from coopgraph.envs.cwah.belief import Belief
-from coopgraph.envs.protocol import Affordance
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
 
 
 class CWAHAffordances:
     """Implements the `Affordances` protocol for C-WAH."""
 
     def available(self, belief: Belief, message: str | None = None) -> list[Affordance]:
-        """The ordered action list; `message` (a drafted text) adds a `[send_message]` entry first."""
+        """The ordered action list, annotated for planners (`annotate`); `message` (a drafted text) adds a
+        `[send_message]` entry first."""
+        return annotate(belief, self._listed(belief, message))
+
+    def _listed(self, belief: Belief, message: str | None) -> list[Affordance]:
         options: list[Affordance] = []
         if message:
-            options.append(Affordance(kind="send_message", message=message))
+            options.append(message_affordance(message))
         puts = self._puts(belief)
         if len(belief.holding) >= belief.config.hands:
             return options + puts if puts else options + self._explores(belief)
@@ -28,6 +34,7 @@ class CWAHAffordances:
             options.append(
                 Affordance(
                     kind="gocheck",
+                    group=AffordanceGroup.INSPECT,
                     target_id=container.id,
                     target_name=container.name,
                     room_id=container.room_id,
@@ -40,11 +47,12 @@ class CWAHAffordances:
             options.append(
                 Affordance(
                     kind="gograb",
+                    group=AffordanceGroup.FETCH,
                     target_id=obj.id,
                     target_name=obj.name,
                     room_id=obj.room_id,
                     room_name=belief.room_name(obj.room_id),
-                    container_id=holder.id if closed and holder else None,
+                    via_id=holder.id if closed and holder else None,
                 )
             )
         return options + puts
@@ -57,6 +65,7 @@ class CWAHAffordances:
         return [
             Affordance(
                 kind="goexplore",
+                group=AffordanceGroup.EXPLORE,
                 target_id=r,
                 target_name=belief.rooms[r].name,
                 room_id=r,
@@ -81,11 +90,13 @@ class CWAHAffordances:
             puts.append(
                 Affordance(
                     kind="goput",
+                    group=AffordanceGroup.DELIVER,
+                    repeatable=True,  # it delivers what is in the hands now: due again for the next object
                     target_id=target_id,
                     target_name=target.name,
                     room_id=target.room_id,
                     room_name=belief.room_name(target.room_id),
-                    object_ids=tuple(held),
+                    target_ids=tuple(held),
                 )
             )
         return puts

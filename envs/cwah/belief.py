@@ -8,18 +8,30 @@ checked, where partners were last seen and what they held, and counts goal progr
 
 from __future__ import annotations
 
+import math
 from collections import Counter
 from collections.abc import Iterable
 from typing import Any, Literal
 
 from pydantic import BaseModel
 
+from coopgraph.envs.capabilities import ProgressEvent
 from coopgraph.envs.cwah import estimates
 from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
 from coopgraph.envs.cwah.layout import FloorPlan
-from coopgraph.envs.protocol import Affordance, GoalPredicate, Message, ObjectInfo, Observation, Point, RoomInfo
+from coopgraph.envs.cwah.progress import ProgressTracker
+from coopgraph.envs.protocol import (
+    Affordance,
+    GoalPredicate,
+    HouseObservation,
+    Message,
+    ObjectInfo,
+    Observation,
+    Point,
+    RoomInfo,
+)
 
 
 class KnownObject(BaseModel):
@@ -66,6 +78,11 @@ class PartnerIntent(BaseModel):
     target_id: int | None = None
     step: int = 0
 
+    @property
+    def verb(self) -> str:
+        """The plan in a sentence: `gograb` reads "grab", `gocheck` "check"."""
+        return self.kind.removeprefix("go")
+
 
 class Belief:
     """One agent's semantic memory of the house and the task."""
@@ -101,6 +118,7 @@ class Belief:
         self.position: Point = (0.0, 0.0)
         self.holding: list[int] = []
         self.version = 0  # bumped whenever something goal-relevant changes
+        self._progress = ProgressTracker()  # what `progress_events` already reported
 
     # ----------------------------------------------------------------- updates
     def _store(self, info: ObjectInfo, step: int, source: Literal["seen", "told"] = "seen") -> None:
@@ -129,18 +147,18 @@ class Belief:
         if obj.name in self.goal_classes:
             self.version += 1
 
-    def update(self, obs: Observation) -> None:
+    def update(self, obs: HouseObservation) -> None:
         """Fold one observation in: what is seen replaces what was believed about this room."""
-        self.step, self.room_id, self.position = obs.step, obs.room_id, obs.position
+        self.step, self.room_id, self.position = obs.time, obs.room_id, obs.position
         if obs.room_id not in self.explored_rooms:
             self.explored_rooms.add(obs.room_id)
             self.version += 1
-        self.room_visits[obs.room_id] = obs.step
+        self.room_visits[obs.room_id] = obs.time
         seen = {info.id for info in obs.visible_objects}
         for info in obs.visible_objects:
-            self._store(info, obs.step)
+            self._store(info, obs.time)
             if info.kind == "container" and info.is_open:
-                self.checked_containers[info.id] = obs.step
+                self.checked_containers[info.id] = obs.time
         open_here = {i for i in seen if self.objects[i].kind == "container" and self.objects[i].is_open}
         held = {info.id for info in obs.holding}
         for obj in self.objects.values():
@@ -149,7 +167,7 @@ class Belief:
             if obj.held_by is None and (obj.inside is None or obj.inside in open_here):
                 self._forget_location(obj)  # it should be visible here and is not: someone moved it
         for info in obs.holding:
-            self._store(info, obs.step)
+            self._store(info, obs.time)
         for old_id in set(self.holding) - held:
             if old_id not in seen and old_id in self.objects:
                 self._forget_location(self.objects[old_id])
@@ -167,9 +185,9 @@ class Belief:
                 ):
                     self._forget_location(self.objects[old_id])
             state.room_id, state.position, state.holding = partner.room_id, partner.position, now_holding
-            state.last_seen_step = obs.step
+            state.last_seen_step = obs.time
             for info in partner.holding:
-                self._store(info, obs.step)
+                self._store(info, obs.time)
         if obs.messages:
             self.messages.extend(obs.messages)
 
@@ -300,12 +318,66 @@ class Belief:
         """Walking metres from here to a point, or to the room's centre when only the room is known."""
         if room_id is None or room_id not in self.rooms:
             return float("inf")
-        return self.floor.distance(
-            self.position, self.room_id, position or self.rooms[room_id].center, room_id
-        )
+        return self.walk_distance(self.position, self.room_id, position, room_id)
 
     def distance_to(self, obj: KnownObject) -> float:
         return self.distance(obj.position, obj.room_id)
+
+    # ----------------------------------------------------------------- geometry (`spatial`, `objects`)
+    @property
+    def walk_speed(self) -> float:
+        """Metres walked per step."""
+        return self.config.walk_speed
+
+    @property
+    def reach(self) -> float:
+        """Metres within which an agent can open, grab or put."""
+        return self.config.reach
+
+    @property
+    def hands(self) -> int:
+        """Objects an agent can hold at once."""
+        return self.config.hands
+
+    def room_center(self, room_id: int | None) -> Point | None:
+        return self.rooms[room_id].center if room_id in self.rooms else None
+
+    def walk_distance(self, a: Point | None, room_a: int | None, b: Point | None, room_b: int | None) -> float:
+        """Walking metres between two places through the doors (a room's centre stands in for an unknown point;
+        a straight line where the floor plan knows no path); inf when a place is unknown. The one walking
+        distance of C-WAH: MHP's costs, the affordances' distances and partners' estimates all come from it."""
+        a = a or self.room_center(room_a)
+        b = b or self.room_center(room_b)
+        if a is None or b is None:
+            return math.inf
+        if room_a is not None and room_b is not None:
+            try:
+                return float(self.floor.distance(a, room_a, b, room_b))
+            except (KeyError, TypeError, ValueError):  # a room the plan does not know, or no path to it
+                pass
+        return math.hypot(a[0] - b[0], a[1] - b[1])
+
+    def point_along(self, a: Point, room_a: int | None, b: Point, room_b: int | None,
+                    distance: float) -> tuple[Point, int | None]:
+        """Where a walker from a to b is after `distance` metres, and in which room (through the doors when the
+        floor plan knows the path, else in a straight line)."""
+        waypoints: list[tuple[Point, int | None]] = [(b, room_b)]
+        if room_a is not None and room_b is not None:
+            try:
+                _, path = self.floor.path(a, room_a, b, room_b)
+                waypoints = [(w.position, w.room) for w in path]
+            except (KeyError, TypeError, ValueError):
+                pass
+        here, room = a, room_a
+        left = max(0.0, distance)
+        for point, point_room in waypoints:
+            leg = math.hypot(point[0] - here[0], point[1] - here[1])
+            if leg >= left and leg > 0:
+                f = left / leg
+                return (here[0] + f * (point[0] - here[0]), here[1] + f * (point[1] - here[1])), room
+            left -= leg
+            here, room = point, point_room
+        return here, room
 
     def satisfied(self, predicate: GoalPredicate) -> int:
         relation = "on" if predicate.relation == "ON" else "inside"
@@ -361,6 +433,12 @@ class Belief:
 
     def is_done(self) -> bool:
         return all(self.remaining(p) == 0 for p in self.goal)
+
+    # ----------------------------------------------------------------- progress
+    def progress_events(self, obs: Observation) -> list[ProgressEvent]:
+        """Goal objects known for the first time and subgoals whose count went up since the last call (the first
+        call sets the baseline); `obs` tells whether this agent's own last action did it (see `cwah.progress`)."""
+        return self._progress.events(self, obs)
 
     # ----------------------------------------------------------------- text
     def progress_text(self, include_all: bool = False) -> str:

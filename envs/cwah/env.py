@@ -1,6 +1,6 @@
 """Communicative Watch-And-Help as a PettingZoo ParallelEnv with typed observations.
 
-`reset`/`step` return `Observation` objects (protocol.py) per agent; actions are `PrimitiveAction`s or
+`reset`/`step` return `HouseObservation` objects (protocol.py) per agent; actions are `PrimitiveAction`s or
 their text form (`"[grab] <apple> (386)"`). The gymnasium spaces are Text spaces describing those text
 forms (`obs.model_dump_json()`, `action.text`), which is what PettingZoo's API test samples from.
 """
@@ -22,7 +22,7 @@ from coopgraph.envs.cwah.episode_sets import resolve_episode
 from coopgraph.envs.cwah.metrics import EpisodeMetrics, measure
 from coopgraph.envs.cwah.observation import Observer
 from coopgraph.envs.cwah.state import AGENT_IDS, WorldState
-from coopgraph.envs.protocol import Message, Observation, PrimitiveAction
+from coopgraph.envs.protocol import HouseObservation, Message, PrimitiveAction
 
 _TEXT_CHARSET = frozenset(string.printable)
 
@@ -85,7 +85,7 @@ class CWAHEnv(ParallelEnv):
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[dict[str, Observation], dict[str, dict[str, Any]]]:
+    ) -> tuple[dict[str, HouseObservation], dict[str, dict[str, Any]]]:
         """Start the episode afresh; `options={"episode": ...}` switches episode (same noise)."""
         if options and "episode" in options:
             self.episode = resolve_episode(options["episode"], self.noise)
@@ -116,7 +116,7 @@ class CWAHEnv(ParallelEnv):
     def step(
         self, actions: dict[str, Any]
     ) -> tuple[
-        dict[str, Observation], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
+        dict[str, HouseObservation], dict[str, float], dict[str, bool], dict[str, bool], dict[str, dict[str, Any]]
     ]:
         if not self.agents:
             return {}, {}, {}, {}, {}
@@ -202,10 +202,6 @@ class CWAHEnv(ParallelEnv):
     def layout(self) -> dict[str, Any]:
         """The house for the trace viewer: room rectangles, doors, objects and agents where they start."""
         return self.episode.model_dump(mode="json", include={"rooms", "doors", "objects", "agent_starts"})
-
-    def message_extra_steps(self, text: str) -> int:
-        """Steps a message costs beyond the send action itself: none in C-WAH (sending is the step)."""
-        return 0
 
     def metrics(self) -> EpisodeMetrics:
         return measure(self.world, self.step_count)

@@ -1,8 +1,9 @@
 """Estimates a C-WAH planner chooses by: what partners will see to, and what each look is worth per step.
 
-MHP's planner picks its looks with these numbers, and a small LLM planner's shortlist ranks its look options
-by the same numbers (REVECA's relevance and proximity in one figure), so both live with the belief they read
-rather than inside one planner.
+MHP's planner picks its looks with these numbers, and the C-WAH affordances carry the same numbers to any planner
+(`annotate`: a look's `value` and `cost`, its `detour` flag, the objects partners will see to), so a small LLM
+planner's shortlist ranks looks as MHP does (REVECA's relevance and proximity in one figure). They live with the
+belief they read rather than inside one planner.
 """
 
 from __future__ import annotations
@@ -115,11 +116,11 @@ def _explore_value(belief: Belief, option: Affordance, missing: dict[str, int], 
     return value + len(belief.unseen_targets_usually_in(option.target_id))  # type: ignore[arg-type]
 
 
-def ranked_looks(
+def look_values(
     belief: Belief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
 ) -> list[tuple[float, float, Affordance]]:
-    """The checks and explores among `looks` as (steps per expected find, steps, option), best first (ties
-    keep the given order). Places a partner is busy with, and rooms explored lately, are worth less."""
+    """The checks and explores among `looks` as (expected needed objects found, steps, option), in the given
+    order. Places a partner is busy with, and rooms explored lately, are worth less."""
     missing = {name: n for name, n in needs.items() if n > 0}
     busy_rooms, busy_targets = partner_focus(belief)
     here = partners_here(belief)
@@ -143,19 +144,33 @@ def ranked_looks(
             steps = steps_for(belief, belief.distance(None, option.target_id))
         else:
             continue
-        rows.append((steps / max(value, 1e-3), steps, option))
+        rows.append((value, steps, option))
+    return rows
+
+
+def steps_per_find(steps: float, value: float) -> float:
+    """What a look costs per expected find: the figure looks are ranked by (lower is better)."""
+    return steps / max(value, 1e-3)
+
+
+def ranked_looks(
+    belief: Belief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
+) -> list[tuple[float, float, Affordance]]:
+    """The checks and explores among `looks` as (steps per expected find, steps, option), best first (ties
+    keep the given order); see `look_values`."""
+    rows = [(steps_per_find(steps, value), steps, option)
+            for value, steps, option in look_values(belief, looks, needs, prior_weight)]
     rows.sort(key=lambda row: row[0])
     return rows
 
 
-def look_before_put(
-    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0,
-    taken: set[int] | None = None,
-) -> Affordance | None:
-    """The best-ranked look, when it is worth taking on the way to a delivery: a hand is free, something is
-    still needed, no needed object is there to grab instead (a fetch comes before a look), and it costs no more
-    than half the walk to the nearest put's target (at least 4 steps). `taken` is `claimed(belief)` when the
-    caller already has it."""
+def detour_budget(
+    belief: Belief, options: list[Affordance], needs: Counter[str], taken: set[int] | None = None,
+) -> float | None:
+    """The most steps a look may cost to be taken on the way to a delivery, or None when no look is: a hand
+    must be free, something still needed, no needed object there to grab instead (a fetch comes before a look),
+    and then a look may cost half the walk to the nearest put's target (at least 4 steps). `taken` is
+    `claimed(belief)` when the caller already has it."""
     puts = [o for o in options if o.kind == "goput" and o.target_id in belief.objects]
     if not puts or len(belief.holding) >= belief.config.hands or not sum(n for n in needs.values() if n > 0):
         return None
@@ -163,6 +178,17 @@ def look_before_put(
     if grabs and {o.target_id for o in grabs} - (claimed(belief) if taken is None else taken):
         return None
     walk = min(belief.distance_to(belief.objects[o.target_id]) for o in puts)  # type: ignore[index]
+    return max(LOCAL_EXPLORE_STEPS, 0.5 * steps_for(belief, walk))
+
+
+def look_before_put(
+    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0,
+    taken: set[int] | None = None,
+) -> Affordance | None:
+    """The best-ranked look, when it is worth taking on the way to a delivery: it costs no more than
+    `detour_budget` allows."""
+    budget = detour_budget(belief, options, needs, taken)
+    if budget is None:
+        return None
     ranked = ranked_looks(belief, options, needs, prior_weight)
-    budget = max(LOCAL_EXPLORE_STEPS, 0.5 * steps_for(belief, walk))
     return ranked[0][2] if ranked and ranked[0][1] <= budget else None

@@ -8,7 +8,19 @@ from __future__ import annotations
 
 from coopgraph.envs.cwah.layout import euclid
 from coopgraph.envs.cwah.state import AgentState, ObjectState, WorldState
-from coopgraph.envs.protocol import GoalPredicate, Message, ObjectInfo, Observation, PartnerInfo, RoomInfo
+from coopgraph.envs.protocol import (
+    AffordanceGroup,
+    GoalPredicate,
+    HouseObservation,
+    Message,
+    ObjectInfo,
+    PartnerInfo,
+    RoomInfo,
+    action_kind,
+)
+
+#: What C-WAH's primitive actions that touch a thing did, in the groups every world shares.
+TOUCHES = {"grab": AffordanceGroup.FETCH, "open": AffordanceGroup.INSPECT, "put": AffordanceGroup.DELIVER}
 
 
 def describe_goal(goal: list[GoalPredicate]) -> str:
@@ -64,7 +76,7 @@ class Observer:
         last_action: str | None = None,
         last_ok: bool = True,
         last_reason: str = "",
-    ) -> Observation:
+    ) -> HouseObservation:
         world = self.world
         agent = world.agents[agent_id]
         visible = [
@@ -82,11 +94,11 @@ class Observer:
             for other in world.agents.values()
             if other.id != agent_id and other.room == agent.room
         ]
-        return Observation(
+        return HouseObservation(
             agent_id=agent_id,
             agent_name=agent.name,
-            step=step,
-            max_steps=self.max_steps,
+            time=step,
+            horizon=self.max_steps,
             room=world.room_name(agent.room),
             room_id=agent.room,
             position=agent.position,
@@ -100,4 +112,5 @@ class Observer:
             last_action=last_action,
             last_action_ok=last_ok,
             last_action_reason=last_reason,
+            last_action_group=TOUCHES.get(action_kind(last_action) or "") if last_ok else None,
         )

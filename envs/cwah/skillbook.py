@@ -14,8 +14,8 @@ from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.layout import euclid
 from coopgraph.envs.protocol import (
     Affordance,
+    HouseObservation,
     ObjectInfo,
-    Observation,
     PrimitiveAction,
     SkillStatus,
     SkillStep,
@@ -56,7 +56,7 @@ class CWAHSkillBook:
         self._sent = False
         self._put_any = False
 
-    def next_action(self, plan: Affordance, observation: Observation) -> SkillStep:
+    def next_action(self, plan: Affordance, observation: HouseObservation) -> SkillStep:
         if plan is not self._plan:
             self.reset()
             self._plan = plan
@@ -82,28 +82,28 @@ class CWAHSkillBook:
         return step
 
     # ------------------------------------------------------------------ helpers
-    def _close(self, obs: Observation, obj: ObjectInfo) -> bool:
+    def _close(self, obs: HouseObservation, obj: ObjectInfo) -> bool:
         return obj.position is None or euclid(obs.position, obj.position) <= self.reach
 
     @staticmethod
     def _walk(target_id: int, name: str | None) -> SkillStep:
         return _running(PrimitiveAction(kind="walk", target_id=target_id, target_name=name))
 
-    def _approach_then(self, obs: Observation, obj: ObjectInfo, action: PrimitiveAction) -> SkillStep:
+    def _approach_then(self, obs: HouseObservation, obj: ObjectInfo, action: PrimitiveAction) -> SkillStep:
         return _running(action) if self._close(obs, obj) else self._walk(obj.id, obj.name)
 
-    def _go_to_room(self, plan: Affordance, obs: Observation) -> SkillStep | None:
+    def _go_to_room(self, plan: Affordance, obs: HouseObservation) -> SkillStep | None:
         if plan.room_id is None or obs.room_id == plan.room_id:
             return None
         return self._walk(plan.room_id, plan.room_name)
 
     # ------------------------------------------------------------------ skills
-    def _goexplore(self, plan: Affordance, obs: Observation) -> SkillStep:
+    def _goexplore(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
         if obs.room_id == plan.target_id:
             return _end(SkillStatus.DONE, f"in the <{plan.target_name}>")
         return self._walk(plan.target_id, plan.target_name)  # type: ignore[arg-type]
 
-    def _gocheck(self, plan: Affordance, obs: Observation) -> SkillStep:
+    def _gocheck(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
         walking = self._go_to_room(plan, obs)
         if walking:
             return walking
@@ -116,7 +116,7 @@ class CWAHSkillBook:
             obs, container, PrimitiveAction(kind="open", target_id=container.id, target_name=container.name)
         )
 
-    def _gograb(self, plan: Affordance, obs: Observation) -> SkillStep:
+    def _gograb(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
         if plan.target_id in obs.held_ids():
             return _end(SkillStatus.DONE, f"holding <{plan.target_name}> ({plan.target_id})")
         if len(obs.holding) >= self.hands:
@@ -129,7 +129,7 @@ class CWAHSkillBook:
             return walking
         obj = obs.visible(plan.target_id)  # type: ignore[arg-type]
         if obj is None:
-            container = obs.visible(plan.container_id) if plan.container_id is not None else None
+            container = obs.visible(plan.via_id) if plan.via_id is not None else None
             if container is not None and not container.is_open:
                 return self._approach_then(
                     obs,
@@ -143,13 +143,8 @@ class CWAHSkillBook:
             obs, obj, PrimitiveAction(kind="grab", target_id=obj.id, target_name=obj.name)
         )
 
-    def _goput(self, plan: Affordance, obs: Observation) -> SkillStep:
-        held = {obj.id: obj for obj in obs.holding}
-        if plan.object_ids:
-            todo = [held[i] for i in plan.object_ids if i in held]
-        else:
-            wanted = {p.object_name for p in obs.goal if p.target_id == plan.target_id}
-            todo = [obj for obj in obs.holding if obj.name in wanted]
+    def _goput(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
+        todo = obs.to_deliver(plan)
         if not todo:
             if self._put_any:
                 return _end(SkillStatus.DONE, f"put everything on/in <{plan.target_name}>")
@@ -177,7 +172,7 @@ class CWAHSkillBook:
             ),
         )
 
-    def _send_message(self, plan: Affordance, obs: Observation) -> SkillStep:
+    def _send_message(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
         if self._sent:
             return _end(SkillStatus.DONE, "message sent")
         self._sent = True

@@ -140,7 +140,7 @@ def test_action_list_offers_explore_check_and_grab_but_never_grab_with_full_hand
     belief.update(observations["alice"])
     options = CWAHAffordances().available(belief)
     assert options and {o.kind for o in options} == {"goput"}
-    assert items[0].id in options[0].object_ids
+    assert items[0].id in options[0].target_ids
 
 
 def test_skill_book_completes_grab_then_put() -> None:
@@ -155,7 +155,7 @@ def test_skill_book_completes_grab_then_put() -> None:
         target_name=item.name,
         room_id=holder.room,
         room_name=world.room_name(holder.room),
-        container_id=holder.id if holder.kind == "container" else None,
+        via_id=holder.id if holder.kind == "container" else None,
     )
     status, observations = _run_plan(env, grab, observations)
     assert status is SkillStatus.DONE and world.agents["alice"].holding == [item.id]
@@ -166,7 +166,7 @@ def test_skill_book_completes_grab_then_put() -> None:
         target_name=target.name,
         room_id=target.room,
         room_name=world.room_name(target.room),
-        object_ids=(item.id,),
+        target_ids=(item.id,),
     )
     status, observations = _run_plan(env, put, observations)
     assert status is SkillStatus.DONE

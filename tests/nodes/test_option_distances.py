@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from coopgraph.nodes.candidates import my_distance
+from coopgraph.envs.cwah.annotate import my_distance
 from tests.nodes.first_decision import first_decision
 
 LINE = re.compile(r"^([A-Z]{1,2})\. (\[\w+\] <\w+> \(\d+\))(?: — ([\d.]+) m)?$", re.MULTILINE)

@@ -85,7 +85,7 @@ def test_ranked_distances_are_walking_distances() -> None:
 @pytest.mark.parametrize(("spec", "k"), [("reveca", 3), ("reveca-k2", 2), ("reveca-k4", 4)])
 def test_the_planner_sees_exactly_k_candidates_with_their_notes(spec: str, k: int) -> None:
     agent, lm, obs = _agent(spec)
-    agent.act(obs.model_copy(update={"step": 1}))
+    agent.act(obs.model_copy(update={"time": 1}))
     prompt = next(m[-1].content for m, _ in lm.chat_model.calls if "Candidate plans:" in m[-1].content)
     listed = OPTION.findall(prompt)
     assert len(listed) == k

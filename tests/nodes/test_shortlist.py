@@ -1,14 +1,19 @@
-"""planning.shortlist and coela-brief: kinds grouped, nearest first, a few of each, and a prompt a third as long."""
+"""planning.shortlist and coela-brief: groups in order, nearest first, a few of each, and a prompt a third as long.
+
+The shortlist reads only the fields C-WAH annotates its options with, for the belief as it stands when they are
+listed; tests that change the belief therefore list (annotate) the options again, as the next decision would.
+"""
 
 from __future__ import annotations
 
 import re
 from typing import Any
 
+from coopgraph.envs.cwah.annotate import annotate, my_distance
+from coopgraph.envs.cwah.estimates import PARTNER_RECENT_STEPS
 from coopgraph.envs.protocol import Affordance
 from coopgraph.evals.decisions import DecisionRenderer, episode_decisions
-from coopgraph.nodes.candidates import my_distance
-from coopgraph.nodes.shortlist import ShortlistParams, shortlist
+from coopgraph.nodes.shortlist import ShortlistParams, hand_free, shortlist
 from tests.nodes.first_decision import first_decision
 
 LINE = re.compile(r"^([A-Z]{1,2})\. (\[(\w+)\] <\w+> \(\d+\))(?: — (.*))?$", re.MULTILINE)
@@ -20,21 +25,26 @@ def _belief_and_options() -> tuple[Any, list[Affordance]]:
     return belief, agent.resources.affordances.available(belief)
 
 
+def _shortlist(belief: Any, options: list[Affordance], params: ShortlistParams) -> list[tuple[Affordance, str]]:
+    """The shortlist as the node makes it, of `options` as the world annotates them for the belief now."""
+    return shortlist(annotate(belief, options), params, hand_free(belief))
+
+
 def test_kinds_come_in_order_and_the_nearest_first_within_each() -> None:
     belief, options = _belief_and_options()
-    kept = shortlist(belief, options, ShortlistParams(per_kind=0))
+    kept = _shortlist(belief, options, ShortlistParams(per_kind=0))
     assert sorted(o.text for o, _ in kept) == sorted(o.text for o in options)  # per_kind 0 keeps every option
-    order = ShortlistParams().kind_order
-    kinds = [order.index(o.kind) for o, _ in kept]
-    assert kinds == sorted(kinds)
-    for kind in {o.kind for o, _ in kept}:
-        metres = [my_distance(belief, o) for o, _ in kept if o.kind == kind]
+    order = ShortlistParams().group_order
+    groups = [order.index(o.group) for o, _ in kept]
+    assert groups == sorted(groups)
+    for group in {o.group for o, _ in kept}:
+        metres = [my_distance(belief, o) for o, _ in kept if o.group == group]
         assert metres == sorted(metres)
 
 
 def test_only_the_nearest_few_of_each_kind_are_kept_and_none_is_added() -> None:
     belief, options = _belief_and_options()
-    kept = shortlist(belief, options, ShortlistParams(per_kind=2))
+    kept = _shortlist(belief, options, ShortlistParams(per_kind=2))
     texts = {o.text for o in options}
     assert {o.text for o, _ in kept} <= texts and len(kept) < len(options)
     for kind in {o.kind for o in options}:
@@ -48,7 +58,7 @@ def test_notes_say_how_far_and_whether_a_room_was_explored() -> None:
     belief, options = _belief_and_options()
     explore = next(o for o in options if o.kind == "goexplore")
     belief.explored_rooms.add(explore.target_id)
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert notes[explore.text].endswith(", explored")
     for option in options:
         assert notes[option.text].startswith(f"{my_distance(belief, option):.1f} m")
@@ -62,12 +72,12 @@ def test_an_unexplored_room_is_noted_as_the_usual_room_of_a_goal_target_not_foun
     explores = {o.target_id: o for o in options if o.kind == "goexplore"}
     home = next(o for o in explores.values() if HOME_ROOM.get(target.target_name) == o.target_name)
     belief.objects.pop(target.target_id, None)  # the target's whereabouts are unknown
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert f"usual room of the {target.target_name}" in notes[home.text]
     assert all(f"usual room of the {target.target_name}" not in notes[o.text] for o in explores.values()
                if o is not home)
     belief.explored_rooms.add(home.target_id)
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert notes[home.text].endswith(", explored") and "usual room" not in notes[home.text]
 
 
@@ -77,10 +87,10 @@ def test_a_partner_standing_nearer_to_a_grab_is_named() -> None:
     partner = next(iter(belief.partners.values()))
     target = belief.objects[grab.target_id]
     partner.position, partner.room_id, partner.last_seen_step = target.position, target.room_id, belief.step
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert f"{partner.name} nearer" in notes[grab.text]
     partner.last_seen_step = belief.step - 5  # not seen this step: no claim on it
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert "nearer" not in notes[grab.text]
 
 
@@ -92,7 +102,7 @@ def test_a_nearer_partner_with_full_hands_has_no_claim_on_a_grab_but_keeps_one_o
         option = next(o for o in options if o.kind == kind)
         target = belief.objects[option.target_id]
         partner.position, partner.room_id, partner.last_seen_step = target.position, target.room_id, belief.step
-        notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+        notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
         assert ("nearer" in notes[option.text]) is (kind == "gocheck")
 
 
@@ -103,10 +113,10 @@ def test_a_partner_that_said_it_goes_for_a_target_is_named() -> None:
     check = next(o for o in options if o.kind == "gocheck")
     agent_id, partner = next(iter(belief.partners.items()))
     belief.partner_intents[agent_id] = PartnerIntent(kind="gocheck", target_id=check.target_id, step=0)
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert notes[check.text].endswith(f", {partner.name} going for it")
     assert sum("going for it" in n for n in notes.values()) == 1
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0, partner_notes=False)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0, partner_notes=False)))
     assert "going for it" not in notes[check.text]
 
 
@@ -119,12 +129,12 @@ def test_a_free_handed_partner_lately_in_a_grab_s_room_is_named_until_the_sighti
     partner.room_id, partner.position, partner.holding = target_room, None, []
     partner.last_seen_step, partner.last_heard_step = -1, belief.step
     params = ShortlistParams(per_kind=0)
-    assert dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text].endswith(
+    assert dict((o.text, n) for o, n in _shortlist(belief, options, params))[grab.text].endswith(
         f", {partner.name} in that room")
-    partner.last_heard_step = belief.step - params.recent_steps - 1
-    assert "in that room" not in dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text]
+    partner.last_heard_step = belief.step - PARTNER_RECENT_STEPS - 1
+    assert "in that room" not in dict((o.text, n) for o, n in _shortlist(belief, options, params))[grab.text]
     partner.last_heard_step, partner.holding = belief.step, [1, 2]  # hands full: it cannot take it
-    assert "in that room" not in dict((o.text, n) for o, n in shortlist(belief, options, params))[grab.text]
+    assert "in that room" not in dict((o.text, n) for o, n in _shortlist(belief, options, params))[grab.text]
 
 
 def test_drop_claimed_leaves_off_what_a_partner_will_do_first_but_never_everything() -> None:
@@ -135,12 +145,12 @@ def test_drop_claimed_leaves_off_what_a_partner_will_do_first_but_never_everythi
     agent_id = next(iter(belief.partners))
     belief.partner_intents[agent_id] = PartnerIntent(kind="gocheck", target_id=checks[0].target_id, step=0)
     params = ShortlistParams(per_kind=1, drop_claimed=True)
-    kept = [o.text for o, _ in shortlist(belief, options, params)]
+    kept = [o.text for o, _ in _shortlist(belief, options, params)]
     assert checks[0].text not in kept
     assert len(checks) == 1 or sum(text.startswith("[gocheck]") for text in kept) == 1  # the next one moves up
-    assert checks[0].text in [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert checks[0].text in [o.text for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0))]
     only = [checks[0]]  # the claimed check is all there is: it stays
-    assert [o.text for o, _ in shortlist(belief, only, params)] == [checks[0].text]
+    assert [o.text for o, _ in _shortlist(belief, only, params)] == [checks[0].text]
 
 
 def test_drop_unneeded_leaves_off_grabs_of_a_class_the_hands_already_cover() -> None:
@@ -150,16 +160,16 @@ def test_drop_unneeded_leaves_off_grabs_of_a_class_the_hands_already_cover() -> 
     grab = next(o for o in options if o.kind == "gograb")
     name = grab.target_name
     params = ShortlistParams(per_kind=0, drop_unneeded=True)
-    assert grab.text in [o.text for o, _ in shortlist(belief, options, params)]  # still needed: kept
+    assert grab.text in [o.text for o, _ in _shortlist(belief, options, params)]  # still needed: kept
     covering = [9100 + i for i in range(belief.still_to_fetch()[name])]
     for object_id in covering:  # the partner holds as many as are still needed
         belief.objects[object_id] = KnownObject(id=object_id, name=name, kind="item", held_by="bob")
     next(iter(belief.partners.values())).holding = covering
     assert belief.still_to_fetch()[name] == 0
-    kept = [o.text for o, _ in shortlist(belief, options, params)]
+    kept = [o.text for o, _ in _shortlist(belief, options, params)]
     assert not any(text.startswith("[gograb]") and f"<{name}>" in text for text in kept)
-    assert grab.text in [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
-    assert [o.text for o, _ in shortlist(belief, [grab], params)] == [grab.text]  # never an empty list
+    assert grab.text in [o.text for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert [o.text for o, _ in _shortlist(belief, [grab], params)] == [grab.text]  # never an empty list
 
 
 def test_coela_brief_prompt_lists_the_shortlist_with_notes_and_leaves_out_the_long_parts() -> None:
@@ -190,16 +200,16 @@ def test_rank_looks_lists_checks_and_explores_as_one_group_best_value_per_step_f
     belief, options = _belief_and_options()
     ranked = [o.text for o in belief.ranked_looks(options)]
     assert {o.kind for o in options} >= {"gocheck", "goexplore"}
-    kept = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, rank_looks=True))]
+    kept = [o for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0, rank_looks=True))]
     looks = [o.text for o in kept if o.kind in ("gocheck", "goexplore")]
     assert looks == ranked and ranked != [o.text for o in kept if o.kind == "gocheck"] + [
         o.text for o in kept if o.kind == "goexplore"]  # the ranking interleaves the kinds here
     kinds = [o.kind for o in kept]
     assert kinds.index("gocheck") > max((i for i, k in enumerate(kinds) if k in ("goput", "gograb")), default=-1)
-    capped = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=1, rank_looks=True))]
+    capped = [o for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=1, rank_looks=True))]
     assert [o.text for o in capped if o.kind in ("gocheck", "goexplore")] == [
         t for t in ranked if t in {o.text for o in capped}]  # the cap keeps the best of each kind, in rank order
-    plain = [o for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    plain = [o for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0))]
     assert [o.kind for o in plain if o.kind in ("gocheck", "goexplore")] == sorted(
         (o.kind for o in plain if o.kind in ("gocheck", "goexplore")), key=("gocheck", "goexplore").index)
 
@@ -209,9 +219,9 @@ def test_detour_note_marks_the_look_worth_taking_before_the_put() -> None:
 
     belief, options = _holding_one_with_the_put_far()
     detour = belief.look_before_put(options)
-    notes = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0, detour_note=True)))
+    notes = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0, detour_note=True)))
     assert [text for text, n in notes.items() if "on the way" in n] == [detour.text]
-    plain = dict((o.text, n) for o, n in shortlist(belief, options, ShortlistParams(per_kind=0)))
+    plain = dict((o.text, n) for o, n in _shortlist(belief, options, ShortlistParams(per_kind=0)))
     assert not any("on the way" in n for n in plain.values())
 
 
@@ -220,14 +230,14 @@ def test_detour_first_lists_that_look_ahead_of_the_put_and_only_then() -> None:
 
     belief, options = _holding_one_with_the_put_far()
     detour = belief.look_before_put(options)
-    first = shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))
-    plain = shortlist(belief, options, ShortlistParams(per_kind=0))
-    assert first[0][0] is detour and plain[0][0].kind == "goput"
-    assert [o.text for o, _ in first[1:]] == [o.text for o, _ in plain if o is not detour]  # the rest keep order
+    first = _shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))
+    plain = _shortlist(belief, options, ShortlistParams(per_kind=0))
+    assert first[0][0].text == detour.text and plain[0][0].kind == "goput"
+    assert [o.text for o, _ in first[1:]] == [o.text for o, _ in plain if o.text != detour.text]  # the rest keep order
     assert not any("on the way" in n for _, n in first)  # the note is its own knob
     belief.holding.append(310)  # full hands: deliver first, nothing moves
-    assert [o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))] == [
-        o.text for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    assert [o.text for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0, detour_first=True))] == [
+        o.text for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0))]
 
 
 def test_fill_hands_lists_grabs_before_puts_only_while_a_hand_is_free() -> None:
@@ -236,12 +246,12 @@ def test_fill_hands_lists_grabs_before_puts_only_while_a_hand_is_free() -> None:
 
     belief, _ = _holding_one_with_the_put_far()
     options = CWAHAffordances().available(belief)
-    kinds = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
+    kinds = [o.kind for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
     assert kinds.index("gograb") < kinds.index("goput")
-    plain = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0))]
+    plain = [o.kind for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0))]
     assert plain.index("goput") < plain.index("gograb")
     belief.holding.append(310)  # both hands full: deliver first
-    full = [o.kind for o, _ in shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
+    full = [o.kind for o, _ in _shortlist(belief, options, ShortlistParams(per_kind=0, fill_hands=True))]
     assert full.index("goput") < full.index("gograb")
 
 
@@ -254,9 +264,9 @@ def test_drop_unneeded_counts_what_a_partner_will_likely_take() -> None:
     options = CWAHAffordances().available(belief)
     juice = next(o for o in options if o.text.startswith("[gograb] <juice>"))
     kept = ShortlistParams(per_kind=0, drop_unneeded=True)
-    assert juice.text in [o.text for o, _ in shortlist(belief, options, kept)]
+    assert juice.text in [o.text for o, _ in _shortlist(belief, options, kept)]
     spot = belief.objects[juice.target_id].position  # a free-handed partner stands right at the juice
     belief.partners["bob"] = PartnerState(agent_id="bob", name="Bob", room_id=belief.room_id, position=spot,
                                           last_seen_step=belief.step)
-    listed = [o.text for o, _ in shortlist(belief, options, kept)]
+    listed = [o.text for o, _ in _shortlist(belief, options, kept)]
     assert juice.text not in listed and listed  # Bob, free-handed and right there, will take it

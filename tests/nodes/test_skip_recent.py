@@ -6,15 +6,16 @@ import re
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.protocol import Affordance
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode
 from coopgraph.memory.episodic import EpisodicMemory
 from coopgraph.nodes.execution import without_recent
 from coopgraph.testing import scripted_lm
 
-ROOMS = [Affordance(kind="goexplore", target_id=i, target_name=name) for i, name in ((10, "kitchen"), (60, "bedroom"))]
-CHECK = Affordance(kind="gocheck", target_id=13, target_name="cabinet")
+ROOMS = [Affordance(kind="goexplore", group=AffordanceGroup.EXPLORE, target_id=i, target_name=name)
+         for i, name in ((10, "kitchen"), (60, "bedroom"))]
+CHECK = Affordance(kind="gocheck", group=AffordanceGroup.INSPECT, target_id=13, target_name="cabinet")
 
 
 def test_finished_actions_within_the_window_are_left_off_and_failed_ones_stay() -> None:
@@ -32,7 +33,8 @@ def test_finished_actions_within_the_window_are_left_off_and_failed_ones_stay() 
 def test_a_put_done_lately_is_still_offered_for_the_next_object() -> None:
     """A put delivers what is held now: the same text is due again once the hands hold another goal object."""
     memory = EpisodicMemory(10, 3)
-    put = Affordance(kind="goput", target_id=161, target_name="coffeetable", object_ids=(303,))
+    put = Affordance(kind="goput", group=AffordanceGroup.DELIVER, repeatable=True, target_id=161,
+                     target_name="coffeetable", target_ids=(303,))  # C-WAH marks its puts repeatable
     memory.add_action(put.text, 34, "done")
     memory.add_action(ROOMS[0].text, 40, "done")
     assert without_recent([*ROOMS, CHECK, put], memory, 4) == [ROOMS[1], CHECK, put]
@@ -42,7 +44,7 @@ def test_the_list_is_never_left_empty_but_for_a_message() -> None:
     memory = EpisodicMemory(10, 3)
     for step, room in enumerate(ROOMS):
         memory.add_action(room.text, step, "done")
-    message = Affordance(kind="send_message", message="hi")
+    message = message_affordance("hi")
     assert without_recent([message, *ROOMS], memory, 4) == [message, *ROOMS]
 
 
@@ -72,20 +74,26 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
 
 
 def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
-    from types import MethodType, SimpleNamespace
-
-    from coopgraph.envs.cwah.belief import Belief, PartnerIntent
+    from coopgraph.envs.cwah import Belief, CWAHAffordances
+    from coopgraph.envs.cwah.belief import PartnerIntent
     from coopgraph.nodes.execution import without_claimed
 
-    wine, juice = (Affordance(kind="gograb", target_id=i, target_name=n) for i, n in ((303, "wine"), (302, "juice")))
-    check_wine_cabinet = Affordance(kind="gocheck", target_id=303, target_name="cabinet")
-    belief = SimpleNamespace(agent_id="alice", intent=None, partner_intents={
-        "bob": PartnerIntent(kind="gograb", target_id=303, step=3),
-        "carol": PartnerIntent(kind="gocheck", target_id=13, step=4)})  # only grabs are claims
-    belief.announced_grabs = MethodType(Belief.announced_grabs, belief)  # the belief's own rule, on a stand-in
-    options = [wine, juice, check_wine_cabinet, CHECK]
-    assert without_claimed(options, belief) == [juice, check_wine_cabinet, CHECK]
-    belief.intent = PartnerIntent(kind="gograb", target_id=303, step=1)  # I said it first: still mine
-    assert without_claimed(options, belief) == options
+    env = envs.make("cwah", episode="test/0", num_agents=3)
+    observations, _ = env.reset(seed=0)
+    belief = Belief("alice", env.agent_info("alice"))
+    belief.update(observations["alice"])
+    listed = CWAHAffordances().available
+    grabs = [o for o in listed(belief) if o.kind == "gograb"]
+    check = next(o for o in listed(belief) if o.kind == "gocheck")
+    belief.partner_intents["bob"] = PartnerIntent(kind="gograb", target_id=grabs[0].target_id, step=3)
+    belief.partner_intents["carol"] = PartnerIntent(kind="gocheck", target_id=check.target_id, step=4)  # only grabs
+    options = listed(belief)
+    assert [o.text for o in without_claimed(options)] == [o.text for o in options if o.text != grabs[0].text]
+    assert {o.target_id for o in options if o.kind == "gograb"} - {
+        o.target_id for o in without_claimed(options) if o.kind == "gograb"} == belief.announced_grabs()
+    belief.intent = PartnerIntent(kind="gograb", target_id=grabs[0].target_id, step=1)  # I said it first: still mine
+    options = listed(belief)
+    assert without_claimed(options) == options and not belief.announced_grabs()
     belief.intent = None
-    assert without_claimed([wine], belief) == [wine]  # never an empty list
+    claimed_grab = next(o for o in listed(belief) if o.text == grabs[0].text)
+    assert without_claimed([claimed_grab]) == [claimed_grab]  # never an empty list
