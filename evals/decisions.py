@@ -251,7 +251,7 @@ class DecisionRenderer:
         if "planning.shortlist" in self.ids:  # and a shortlist between listing and choosing
             listed = self._run("planning.shortlist", {**listed, "facts": facts}, resources)
             facts = listed["facts"]
-        ranking = prerank(memory, listed["options"], snap.observation.step)
+        ranking = prerank(memory, listed["options"], snap.observation.time)
         return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
                         ranking)
 
@@ -311,7 +311,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
     run_episode(env, members, seed=seed)
     agents = tuple(env.possible_agents)
     snapshots = sorted((s for m in members if isinstance(m, RecordingMHP) for s in m.snapshots),
-                       key=lambda s: (s.observation.step, agents.index(s.agent), s.number))
+                       key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
     split = split_of(env.episode.episode_id, seed)
     records = []
     for snap in snapshots:
@@ -325,7 +325,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
                                   restarts=oracle_restarts)
         records.append({
             "id": f"{env_name}/{env.episode.episode_id}/{snap.agent}/{snap.number:03d}",
-            "env": env_name, "episode": env.episode.episode_id, "step": snap.observation.step, "agent": snap.agent,
+            "env": env_name, "episode": env.episode.episode_id, "step": snap.observation.time, "agent": snap.agent,
             "split": split, "team": list(team), "facts": seen.facts, "options": texts,
             "expert_index": texts.index(snap.choice.text), "expert_choice": snap.choice.text,
             "oracle_index": oracle[0], "oracle_choice": None if oracle[0] is None else texts[oracle[0]],

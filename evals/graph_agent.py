@@ -65,6 +65,6 @@ class GraphAgent:
         if self.resources is None:
             raise RuntimeError("GraphAgent.act called before reset")
         state = self.graph.invoke(
-            {"step": observation.step, "observation": observation, "decisions": 0}, context=self.resources
+            {"step": observation.time, "observation": observation, "decisions": 0}, context=self.resources
         )
         return state.get("action") or WAIT

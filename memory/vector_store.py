@@ -21,11 +21,11 @@ from pydantic import BaseModel, Field
 
 from coopgraph.memory.chroma_client import HNSW_CACHE_SIZE, ephemeral_client, persistent_client
 from coopgraph.memory.embeddings import FULL_DIM, StaticEmbeddingFunction
+from coopgraph.memory.levels import RANK as RELEVANCE_RANK
+from coopgraph.memory.levels import Relevance
 
 Kind = Literal["observation", "message", "action"]
-Relevance = Literal["strong", "medium", "low", "none"]
 KINDS: tuple[str, ...] = get_args(Kind)
-RELEVANCE_RANK: dict[str, int] = {"none": 0, "low": 1, "medium": 2, "strong": 3}
 UNRATED = "unrated"  # stored for relevance None, so `$nin` filters see a value on every entry
 
 

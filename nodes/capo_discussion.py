@@ -17,12 +17,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Literal
 
+from coopgraph.envs.protocol import STRICT_LABEL_PATTERN
 from coopgraph.nodes.capo_protocol import CapoMessage, feedback_message, plan_message, progress_message
 
 Role = Literal["designer", "evaluator"]
 Mode = Literal["init", "refine", "adapt"]
 Turn = Literal["design", "evaluate"] | None
-_LABEL = re.compile(r"<\w+> \(\d+\)")
+_LABEL = re.compile(STRICT_LABEL_PATTERN)  # progress lines are written with `label()`: one space
 MAX_PENDING = 6  # progress items kept for the next adaptation; older ones are already in the belief
 
 

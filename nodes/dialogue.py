@@ -12,22 +12,31 @@ through the environment like any other.
 from __future__ import annotations
 
 import re
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.envs.capabilities import Belief, Goals, Objects, Partners, Rooms
+from coopgraph.envs.protocol import (
+    LABEL_PATTERN,
+    SEND_MESSAGE,
+    HouseObservation,
+    ObjectInfo,
+    Observation,
+    PrimitiveAction,
+    label,
+)
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node, router
 from coopgraph.nodes.reveca_notes import RANK, PendingQuestion, RevecaNotes, message_key, reveca_notes
 
 _ADDRESSEE = re.compile(r"\b([A-Z][a-z]+)\s*,\s*have you\b")
-_ASKED = re.compile(r"\bhave you\b[^?]*?<(\w+)>\s*\((\d+)\)[^?]*\?", re.IGNORECASE)
+_ASKED = re.compile(rf"\bhave you\b[^?]*?{LABEL_PATTERN}[^?]*\?", re.IGNORECASE)
 
 
-def _send(ctx: NodeContext, obs: Observation, text: str, what: str) -> dict[str, Any]:
-    ctx.memory.episodic.add_action(f"[send_message] {what}", obs.step, "done")
-    return {"action": PrimitiveAction(kind="send_message", message=text)}
+def _send(ctx: NodeContext[Any], obs: Observation, text: str, what: str) -> dict[str, Any]:
+    ctx.memory.episodic.add_action(f"[{SEND_MESSAGE}] {what}", obs.time, "done")
+    return {"action": PrimitiveAction(kind=SEND_MESSAGE, message=text)}
 
 
 def _fit(text: str, limit: int) -> str:
@@ -40,21 +49,26 @@ def _fit(text: str, limit: int) -> str:
 
 
 # ----------------------------------------------------------------------------- the four cases
-def startup_text(obs: Observation, belief: Any, notes: RevecaNotes, limit: int) -> str:
-    """Where I am and the relevant things around me (items with what they lie on or in)."""
-    objects = getattr(belief, "objects", {}) or {}
+def startup_text(obs: Observation, belief: Belief, notes: RevecaNotes, limit: int) -> str:
+    """Where I am and the relevant things around me (items with what they lie on or in).
+
+    The things in view come from a `HouseObservation`; a world whose observations list none says only where
+    the agent is."""
+    objects = cast(Objects, belief).objects
+    visible: list[ObjectInfo] = obs.visible_objects if isinstance(obs, HouseObservation) else []
     if notes.relevance:  # rated: the strong and medium things, strongest first
-        seen = [o for o in obs.visible_objects if notes.relevance.get(o.id, "low") in ("strong", "medium")]
+        seen = [o for o in visible if notes.relevance.get(o.id, "low") in ("strong", "medium")]
         seen.sort(key=lambda o: (-RANK[notes.relevance.get(o.id, "low")], o.id))
     else:  # nothing rated (the no-relevance ablation): whatever is in view, surfaces aside
-        seen = [o for o in obs.visible_objects if o.kind != "surface"]
+        seen = [o for o in visible if o.kind != "surface"]
     items = []
     for obj in seen:
         holder_id = obj.inside if obj.inside is not None else obj.on
         holder = objects.get(holder_id) if holder_id is not None else None
         relation = "in" if obj.inside is not None else "on"
         items.append(f"{obj.label} {relation} {holder.label}" if holder else obj.label)
-    head = f"Hi, this is {obs.agent_name}. I am in the <{obs.room}> ({obs.room_id})."
+    place = cast(Rooms, belief)
+    head = f"Hi, this is {obs.agent_name}. I am in the {label(place.room_name(place.room_id), place.room_id)}."
     listed = ""
     for item in items:
         candidate = f"{listed}, {item}" if listed else item
@@ -70,9 +84,9 @@ def _addressed_to_someone_else(text: str, others: list[str]) -> bool:
     return named is not None and named.group(1).lower() in {name.lower() for name in others}
 
 
-def answer_text(obs: Observation, belief: Any, notes: RevecaNotes) -> tuple[str | None, list[str]]:
+def answer_text(obs: Observation, belief: Belief, notes: RevecaNotes) -> tuple[str | None, list[str]]:
     """Answers to this step's unanswered questions, from my own interaction history; and their keys."""
-    others = [p.name for p in (getattr(belief, "partners", {}) or {}).values()]
+    others = [p.name for p in cast(Partners, belief).partners.values()]
     sentences: list[str] = []
     keys: list[str] = []
     for message in obs.messages:
@@ -88,29 +102,30 @@ def answer_text(obs: Observation, belief: Any, notes: RevecaNotes) -> tuple[str 
     return (" ".join(dict.fromkeys(sentences)) or None), keys
 
 
-def _answer_one(object_id: int, name: str, belief: Any, notes: RevecaNotes) -> str:
-    known = (getattr(belief, "objects", {}) or {}).get(object_id)
-    label = known.label if known is not None else f"<{name}> ({object_id})"
+def _answer_one(object_id: int, name: str, belief: Belief, notes: RevecaNotes) -> str:
+    known = cast(Objects, belief).objects.get(object_id)
+    what = known.label if known is not None else label(name, object_id)
     touch = notes.touched.get(object_id)
     if touch is None:
-        return f"No, I have not touched {label}."
+        return f"No, I have not touched {what}."
     if touch.verb == "took":
-        holding = object_id in (getattr(belief, "holding", []) or [])
-        return f"Yes, I took {label} at step {touch.step}" + ("; I am holding it." if holding else ".")
+        holding = object_id in cast(Objects, belief).holding
+        return f"Yes, I took {what} at step {touch.step}" + ("; I am holding it." if holding else ".")
     if touch.verb == "put":
         relation = "in" if _is_container(belief, touch.where) else "on"
-        return f"Yes, I moved {label}: it is {relation} {touch.where} now."
-    return f"Yes, I opened {label} at step {touch.step}."
+        return f"Yes, I moved {what}: it is {relation} {touch.where} now."
+    return f"Yes, I opened {what} at step {touch.step}."
 
 
-def _is_container(belief: Any, label: str | None) -> bool:
-    match = re.search(r"\((\d+)\)", label or "")
-    obj = (getattr(belief, "objects", {}) or {}).get(int(match.group(1))) if match else None
+def _is_container(belief: Belief, where: str | None) -> bool:
+    match = re.search(r"\((\d+)\)", where or "")
+    obj = cast(Objects, belief).objects.get(int(match.group(1))) if match else None
     return obj is not None and obj.kind == "container"
 
 
-def announce_text(belief: Any, notes: RevecaNotes) -> str:
-    done = ", ".join(f"{belief.satisfied(p)}/{p.count} {p.object_name}" for p in getattr(belief, "goal", []))
+def announce_text(belief: Belief, notes: RevecaNotes) -> str:
+    task = cast(Goals, belief)
+    done = ", ".join(f"{task.satisfied(p)}/{p.count} {p.object_name}" for p in task.goal)
     return f"I put {'; '.join(notes.unannounced_puts)}." + (f" Done so far: {done}." if done else "")
 
 
@@ -123,19 +138,20 @@ class SpeakParams(BaseModel):
     max_chars: int = Field(default=300, ge=40, le=2000, description="longest message written")
 
 
-@node("dialogue.speak", reads=("observation",), writes=("action",), params=SpeakParams)
-def speak(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+@node("dialogue.speak", reads=("observation",), writes=("action",), params=SpeakParams,
+      requires={"objects", "goals", "rooms", "partners"})
+def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any]:
     """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
 
     Answers go out even in the middle of a plan (the plan resumes next step); a put is reported once no
     plan is running, so the report never cuts a plan short.
     """
     obs: Observation = state["observation"]
-    belief = ctx.memory.semantic
-    if not getattr(belief, "partners", None):
+    belief = ctx.belief
+    if not cast(Partners, belief).partners:
         return {}
     notes = reveca_notes(ctx.memory)
-    params: SpeakParams = ctx.params
+    params = ctx.params
     if params.answer:
         text, keys = answer_text(obs, belief, notes)
         notes.answered.update(keys)
@@ -165,7 +181,7 @@ class AskParams(BaseModel):
 
 @node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=("action",),
       params=AskParams)
-def ask(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def ask(state: dict[str, Any], ctx: NodeContext[AskParams]) -> dict[str, Any]:
     """Send the validation question and remember which plan waits on it, until when."""
     obs: Observation = state["observation"]
     question = state.get("question")
@@ -174,7 +190,7 @@ def ask(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         return {}
     plan = options[index]
     notes = reveca_notes(ctx.memory)
-    label = f"<{plan.target_name}> ({plan.target_id})"
-    notes.pending = PendingQuestion(plan.target_id, label, plan, obs.step, obs.step + 1 + ctx.params.wait_steps)
+    target = f"<{plan.target_name}> ({plan.target_id})"
+    notes.pending = PendingQuestion(plan.target_id, target, plan, obs.time, obs.time + 1 + ctx.params.wait_steps)
     notes.questions_asked += 1
-    return _send(ctx, obs, question, f"question about {label}")
+    return _send(ctx, obs, question, f"question about {target}")

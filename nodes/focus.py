@@ -8,15 +8,19 @@ by distance), the partners with their estimated whereabouts, and the dialogue wi
 from __future__ import annotations
 
 import math
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.envs.capabilities import Belief, Goals, Objects, Partners, Rooms, Spatial
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.partner_model import describe_partner
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.relevance import object_level, sighting_line
+from coopgraph.nodes.relevance import NEEDS, object_level, sighting_line
 from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key, reveca_notes
+
+if TYPE_CHECKING:
+    from coopgraph.memory.agent_memory import AgentMemory
 
 
 class FocusParams(BaseModel):
@@ -29,28 +33,30 @@ class FocusParams(BaseModel):
     partner_info: bool = Field(default=True, description="describe partners (seen or estimated)")
 
 
-def self_text(belief: Any) -> str:
+def self_text(belief: Belief) -> str:
     """Where I am, what I hold and how far the goal is, in one line."""
-    objects = getattr(belief, "objects", {}) or {}
-    held = ", ".join(objects[i].label for i in getattr(belief, "holding", []) if i in objects) or "nothing"
-    room = getattr(belief, "room_id", None)
-    rooms = getattr(belief, "rooms", {}) or {}
+    known, place, task = cast(Objects, belief), cast(Rooms, belief), cast(Goals, belief)
+    objects = known.objects
+    held = ", ".join(objects[i].label for i in known.holding if i in objects) or "nothing"
+    room, rooms = place.room_id, place.rooms
     where = f"I am in the {rooms[room].label}" if room in rooms else "I am somewhere unknown"
-    done = ", ".join(f"{belief.satisfied(p)}/{p.count} {p.object_name}" for p in getattr(belief, "goal", []))
+    done = ", ".join(f"{task.satisfied(p)}/{p.count} {p.object_name}" for p in task.goal)
     return f"{where}, holding {held}. Done so far: {done or 'nothing to count'}."
 
 
-def known_lines(belief: Any, notes: RevecaNotes, params: FocusParams) -> list[str]:
+def known_lines(belief: Belief, notes: RevecaNotes, params: FocusParams) -> list[str]:
     """Objects worth mentioning, most relevant first (then nearest), each with its level and distance."""
-    held = set(getattr(belief, "holding", []))
+    known, here = cast(Objects, belief), cast(Spatial, belief)
+    held = set(known.holding)
     rows = []
-    for obj in (getattr(belief, "objects", {}) or {}).values():
+    for obj in known.objects.values():
         if obj.id in held or obj.held_by is not None or obj.room_id is None:
             continue  # carried things are in my line or the partner's; a thing whose place is unknown helps nobody
         level = notes.relevance.get(obj.id) or object_level(obj, belief)
         if params.use_relevance and RANK[level] < RANK[params.min_level]:
             continue
-        metres = belief.distance_to(obj) if params.spatial and hasattr(belief, "distance_to") else math.inf
+        metres = (here.walk_distance(here.position, cast(Rooms, belief).room_id, obj.position, obj.room_id)
+                  if params.spatial else math.inf)
         rank = -RANK[level] if params.use_relevance else 0
         rows.append(((rank, metres if params.spatial else 0.0, obj.id), obj, level, metres))
     rows.sort(key=lambda row: row[0])
@@ -66,7 +72,7 @@ def known_lines(belief: Any, notes: RevecaNotes, params: FocusParams) -> list[st
     return lines
 
 
-def dialogue_lines(memory: Any, notes: RevecaNotes, use_relevance: bool) -> list[str]:
+def dialogue_lines(memory: AgentMemory, notes: RevecaNotes, use_relevance: bool) -> list[str]:
     lines = []
     for said in memory.episodic.messages:
         level = notes.message_relevance.get(message_key(said.sender, said.step, said.text), "low")
@@ -76,20 +82,21 @@ def dialogue_lines(memory: Any, notes: RevecaNotes, use_relevance: bool) -> list
     return lines
 
 
-@node("memory.focus", reads=("facts", "observation"), writes=("facts",), params=FocusParams)
-def focus(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+@node("memory.focus", reads=("facts", "observation"), writes=("facts",), params=FocusParams,
+      requires=NEEDS | {"spatial"})
+def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
     """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
 
     Objects rated "none" are left out here, which is what keeps dummy objects out of the planning prompt.
     """
     obs = state["observation"]
-    belief = ctx.memory.semantic
+    belief = ctx.belief
     notes = reveca_notes(ctx.memory)
-    params: FocusParams = ctx.params
+    params = ctx.params
     partners = []
     if params.partner_info:
-        partners = [describe_partner(notes, belief, agent_id, obs.step, params.spatial)
-                    for agent_id in sorted(getattr(belief, "partners", {}) or {})]
+        partners = [describe_partner(notes, belief, agent_id, obs.time, params.spatial)
+                    for agent_id in sorted(cast(Partners, belief).partners)]
     facts = dict(state.get("facts") or {})
     facts.update({
         "self_text": self_text(belief),

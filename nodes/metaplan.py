@@ -11,20 +11,23 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.protocol import Affordance
+from coopgraph.envs.protocol import SEND_MESSAGE, Affordance, AffordanceGroup, message_affordance
 from coopgraph.nodes.capo_discussion import Discussion, Rules
 from coopgraph.nodes.capo_protocol import parse_message, parse_meta_plan, part_for
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
 
+if TYPE_CHECKING:
+    from coopgraph.memory.agent_memory import AgentMemory
+
 VERDICTS = ["yes, we follow it as it is", "no, it should change"]
 _PROTOCOL_LINE = re.compile(r'^\w+: "\[capo (plan|feedback|progress) ')
-_SENT_DISCUSSION = re.compile(r'^(\[send_message\] <"\[capo [^\]]{1,40}\]).*$', re.DOTALL)
+_SENT_DISCUSSION = re.compile(rf'^(\[{SEND_MESSAGE}\] <"\[capo [^\]]{{1,40}}\]).*$', re.DOTALL)
 
 
 class MetaPlanProgram(TextProgram):
@@ -63,7 +66,7 @@ def _designer_id(choice: str, agents: list[str], me: str) -> str:
     return choice if choice in agents else agents[0]
 
 
-def _trace(ctx: NodeContext, discussion: Discussion, before: int, **fields: Any) -> None:
+def _trace(ctx: NodeContext[Any], discussion: Discussion, before: int, **fields: Any) -> None:
     if ctx.tracer is None:
         return
     for entry in discussion.log[before:]:
@@ -86,13 +89,13 @@ def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
     writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback"),
     params=DiscussParams,
 )
-def discuss(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str, Any]:
     """Read this step's discussion messages and decide the turn: design, evaluate, report progress, or act.
 
     Ordinary messages are left to perception; only messages with the CaPo header move the discussion.
     """
     obs = state["observation"]
-    params: DiscussParams = ctx.params
+    params = ctx.params
     discussion = ctx.memory.notes.get("capo")
     if discussion is None:
         agents = list(ctx.resources.extra.get("agents") or [obs.agent_id])
@@ -103,9 +106,9 @@ def discuss(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     for message in obs.messages:
         parsed = parse_message(message.sender, message.text)
         if parsed is not None:
-            discussion.receive(parsed, obs.step)
-    turn, utterance = discussion.turn(obs.step, state.get("progress_event"), state.get("progress_report"))
-    _trace(ctx, discussion, before, step=obs.step)
+            discussion.receive(parsed, obs.time)
+    turn, utterance = discussion.turn(obs.time, state.get("progress_event"), state.get("progress_report"))
+    _trace(ctx, discussion, before, step=obs.time)
     feedback = [f"{discussion.name(a)}: {text}" for a, (_, text) in discussion.feedback.items()]
     return _state(discussion, discussion_turn=turn, utterance=utterance, feedback=feedback)
 
@@ -123,7 +126,7 @@ class DesignParams(TextParams):
     prompt="metaplan/design",
     program=MetaPlanProgram,
 )
-def design(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, Any]:
     """The designer writes the meta-plan: first version, refinement after feedback, or update after progress.
 
     The reply is read into one `Name: subtasks` line per teammate; an unusable reply keeps the old plan.
@@ -143,10 +146,10 @@ def design(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
     plan = parse_meta_plan(prediction.text, team, ctx.params.max_chars) if prediction.valid else ""
     if not plan and ctx.tracer is not None:
-        ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=getattr(prediction, "errors", []))
+        ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.get("errors", []))
     before = len(discussion.log)
-    utterance = discussion.designed(plan, obs.step)
-    _trace(ctx, discussion, before, step=obs.step, plan=discussion.meta_plan, sent=utterance is not None)
+    utterance = discussion.designed(plan, obs.time)
+    _trace(ctx, discussion, before, step=obs.time, plan=discussion.meta_plan, sent=utterance is not None)
     return _state(discussion, utterance=utterance, invalid=not plan)
 
 
@@ -162,7 +165,7 @@ class EvaluateParams(ChoiceParams):
     prompt="metaplan/evaluate",
     program=VerdictProgram,
 )
-def evaluate(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[str, Any]:
     """An evaluator judges the designer's plan: one line of feedback, then a constrained yes/no verdict.
 
     An unusable verdict follows the node's fallback (`first`: agree, so a confused model does not
@@ -186,8 +189,8 @@ def evaluate(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
             ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.errors)
         agree, text = ctx.params.fallback == "first", ""
     before = len(discussion.log)
-    utterance = discussion.evaluated(agree, text, obs.step)
-    _trace(ctx, discussion, before, step=obs.step, feedback=text)
+    utterance = discussion.evaluated(agree, text, obs.time)
+    _trace(ctx, discussion, before, step=obs.time, feedback=text)
     return {"feedback": [text] if text else [], "consensus": agree, "utterance": utterance,
             "invalid": not prediction.valid}
 
@@ -202,21 +205,24 @@ def say(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     if not text:
         return {}
     running = ctx.memory.plan
-    if running is not None and getattr(running, "kind", None) == "send_message":
-        ctx.memory.episodic.add_action(running.text, state["observation"].step, "done")
+    if _is_message(running):
+        ctx.memory.episodic.add_action(running.text, state["observation"].time, "done")
         ctx.memory.plan = None
-    option = Affordance(kind="send_message", message=text)
+    option = message_affordance(text)
     return {"actions": [option.text], "options": [option], "choice": option.text, "choice_index": 0}
 
 
-def _without_discussion(facts: dict[str, Any], memory: Any) -> dict[str, Any]:
+def _is_message(plan: Affordance | None) -> bool:
+    """True for a running plan that sends a message (it is closed, not interrupted, when the next one starts)."""
+    return plan is not None and plan.group == AffordanceGroup.COMMUNICATE
+
+
+def _without_discussion(facts: dict[str, Any], memory: AgentMemory) -> dict[str, Any]:
     """The chooser's dialogue and action history without the discussion's bodies: the plan is shown once, apart."""
     dialogue = [line for line in str(facts.get("dialogue") or "").splitlines() if not _PROTOCOL_LINE.search(line)]
     facts = {**facts, "dialogue": "\n".join(dialogue)}
-    records = getattr(memory.episodic, "actions", None)
-    if records is not None:
-        short = [replace(r, text=_SENT_DISCUSSION.sub(r'\1 ...">', r.text)).render() for r in records]
-        facts["previous_actions"] = "; ".join(short)
+    short = [replace(r, text=_SENT_DISCUSSION.sub(r'\1 ...">', r.text)).render() for r in memory.episodic.actions]
+    facts["previous_actions"] = "; ".join(short)
     return facts
 
 
@@ -251,7 +257,7 @@ class NextParams(BaseModel):
 
 @router("route.capo_next", branches=("send", "plan", "continue"), reads=("utterance", "observation", "new_messages"),
         params=NextParams)
-def capo_next(state: dict[str, Any], ctx: NodeContext) -> str:
+def capo_next(state: dict[str, Any], ctx: NodeContext[NextParams]) -> str:
     """Send a discussion message; else choose an action when none runs or the meta-plan just changed.
 
     A message sent last step is left to the running plan to close, rather than logged as interrupted.
@@ -259,10 +265,10 @@ def capo_next(state: dict[str, Any], ctx: NodeContext) -> str:
     if state.get("utterance"):
         return "send"
     plan = ctx.memory.plan
-    if plan is not None and getattr(plan, "kind", None) == "send_message":
+    if _is_message(plan):
         return "continue"
     discussion: Discussion | None = ctx.memory.notes.get("capo")
-    changed = discussion is not None and discussion.changed_step == state["observation"].step
+    changed = discussion is not None and discussion.changed_step == state["observation"].time
     if plan is None or changed or (ctx.params.on_message and state.get("new_messages")):
         return "plan"
     return "continue"

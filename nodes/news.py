@@ -7,9 +7,10 @@ which partners' message readers turn back into facts) decides what is news and w
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
-from coopgraph.envs.protocol import PrimitiveAction
+from coopgraph.envs.capabilities import Partners
+from coopgraph.envs.protocol import SEND_MESSAGE, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
 from coopgraph.nodes.registry import node, router
@@ -18,17 +19,16 @@ _REPORTER = "news_reporter"
 _REPORTED_PLAN = "news_reported_plan_step"
 
 
-@node("communication.report_news", reads=("observation",), writes=("action",))
+@node("communication.report_news", reads=("observation",), writes=("action",), requires={"news", "partners"})
 def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Once per new plan, send the news MHP would send with it (puts, sightings, empty containers, a grab).
 
     It runs every step so that every put of mine is noted; the report for a plan goes out on the step after
     the plan was chosen, and only when the reporter finds it worth a step. A message is this step's action,
     the plan goes on next step."""
-    kit = ctx.resources.kit
-    belief = ctx.memory.semantic
-    if kit is None or kit.news is None or not getattr(belief, "partners", None):
-        return {}
+    kit, belief = ctx.kit, ctx.belief
+    if kit.news is None or not cast(Partners, belief).partners:
+        return {}  # no reporter, or nobody to tell
     obs = state["observation"]
     notes = ctx.memory.notes
     reporter = notes.get(_REPORTER)
@@ -36,18 +36,18 @@ def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         reporter = notes[_REPORTER] = kit.news(belief)
     reporter.note_put(belief, obs)
     plan, started = ctx.memory.plan, ctx.memory.plan_started_step
-    if plan is None or started is None or started >= obs.step or notes.get(_REPORTED_PLAN) == started:
+    if plan is None or started is None or started >= obs.time or notes.get(_REPORTED_PLAN) == started:
         return {}
     notes[_REPORTED_PLAN] = started
     text = reporter.compose(belief, plan)
     if not text:
         return {}
     sent = kit.affordances.available(belief, message=text)[0]
-    ctx.memory.episodic.add_action(history_text(sent), obs.step, "done")
-    ctx.memory.episodic.add_message(obs.agent_id, text, obs.step)
+    ctx.memory.episodic.add_action(history_text(sent), obs.time, "done")
+    ctx.memory.episodic.add_message(obs.agent_id, text, obs.time)
     if ctx.tracer is not None:
-        ctx.tracer.event("news", step=obs.step, plan=plan.text, message=text)
-    return {"action": PrimitiveAction(kind="send_message", message=text)}
+        ctx.tracer.event("news", step=obs.time, plan=plan.text, message=text)
+    return {"action": PrimitiveAction(kind=SEND_MESSAGE, message=text)}
 
 
 @router("route.reported", branches=("spoke", "plan", "continue"), reads=("action", "new_messages"),

@@ -43,7 +43,8 @@ def choose_in_orders(ask: Callable[[list[str]], Any], options: list[str], orders
     orders = max(1, min(orders, len(options)))
     votes: list[int | None] = []
     reasons: dict[int, str] = {}
-    raw, errors = "", []
+    raw = ""
+    errors: list[str] = []
     for k in range(orders):
         order = rotation(len(options), k, orders)
         prediction = ask([options[i] for i in order])

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from coopgraph.envs.protocol import HouseObservation, ObjectInfo, Observation
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
 
@@ -17,36 +18,44 @@ class PerceiveParams(BaseModel):
     store_vectors: bool = True  # also index sightings and messages in the vector store
 
 
-def _object_line(obj: Any, room: str) -> str:
+def _object_line(obj: ObjectInfo, room: str) -> str:
     where = f"inside ({obj.inside})" if obj.inside is not None else f"on ({obj.on})" if obj.on is not None else ""
     return f"saw <{obj.name}> ({obj.id}) {where} in {room}".replace("  ", " ")
 
 
+def _new_sightings(obs: HouseObservation, indexed: set[str]) -> list[dict[str, Any]]:
+    """Vector-store items for what is new or moved in view, not every sighting of every step."""
+    room = obs.room
+    items = []
+    for obj in obs.visible_objects:
+        line = _object_line(obj, room or "?")
+        if line not in indexed:
+            indexed.add(line)
+            items.append({"text": line, "kind": "observation", "step": obs.time, "room": room,
+                          "object_ids": [obj.id]})
+    return items
+
+
 @node("perception.perceive", reads=("observation",), writes=("new_messages",), params=PerceiveParams)
-def perceive(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[str, Any]:
     """Update the belief from the observation, record messages in dialogue memory and the vector store.
 
     Messages are data: their facts go into the belief through the environment's reader, their text
-    into dialogue history; nothing in them is executed.
+    into dialogue history; nothing in them is executed. Sightings are indexed in worlds whose observations
+    list visible objects in rooms (`HouseObservation`); messages in every world.
     """
-    obs = state["observation"]
+    obs: Observation = state["observation"]
     memory = ctx.memory
-    memory.semantic.update(obs)
+    ctx.belief.update(obs)
     received = [m for m in obs.messages if m.sender != obs.agent_id]
     for message in received:
         memory.episodic.add_message(message.sender, message.text, message.step)
         if ctx.params.read_messages and ctx.resources.kit is not None:
-            ctx.resources.kit.read_message(memory.semantic, message)
+            ctx.resources.kit.read_message(ctx.belief, message)
     if ctx.params.store_vectors and memory.vector is not None:
-        room = getattr(obs, "room", None)
-        indexed = memory.notes.setdefault("indexed_sightings", set())
-        items = []
-        for obj in obs.visible_objects:
-            line = _object_line(obj, room or "?")
-            if line not in indexed:  # index what is new or moved, not every sighting of every step
-                indexed.add(line)
-                items.append({"text": line, "kind": "observation", "step": obs.step, "room": room,
-                              "object_ids": [obj.id]})
+        items: list[dict[str, Any]] = []
+        if isinstance(obs, HouseObservation):
+            items = _new_sightings(obs, memory.notes.setdefault("indexed_sightings", set()))
         items += [{"text": f"{m.sender} said: {m.text}", "kind": "message", "step": m.step, "source": "told"}
                   for m in received]
         if items:

@@ -19,7 +19,7 @@ class ActionChoiceParams(ChoiceParams):
                         "take the majority; cancels position bias, one call per order")
 
 
-def choose(ctx: NodeContext, context: dict[str, Any], actions: list[str]) -> OrderVote:
+def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], actions: list[str]) -> OrderVote:
     """The node's decision for these facts and options: its program through its adapter, in `orders` orders."""
     adapter = adapter_for(ctx)
 
@@ -37,7 +37,7 @@ def choose(ctx: NodeContext, context: dict[str, Any], actions: list[str]) -> Ord
     prompt="planning/choose_action",
     program=ChoiceProgram,
 )
-def choose_action(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def choose_action(state: dict[str, Any], ctx: NodeContext[ActionChoiceParams]) -> dict[str, Any]:
     """Ask the LLM to pick one listed action after a short thought; never returns an unlisted action.
 
     A single available action is taken without a call. An unusable answer (after retries) is

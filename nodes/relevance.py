@@ -14,28 +14,30 @@ back to the rules for any line it leaves unrated; it suits worlds whose useful o
 from __future__ import annotations
 
 import re
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from pydantic import Field
 
-from coopgraph.envs.protocol import Message, Observation
+from coopgraph.envs.capabilities import Belief, Containers, Goals, KnownObject, Objects, Partners, Rooms
+from coopgraph.envs.protocol import SIGNED_LABEL, Message, Observation
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
 from coopgraph.nodes.reveca_notes import LEVELS, RANK, RevecaNotes, message_key, reveca_notes
 
-_LABEL = re.compile(r"<(\w+)>\s*\((-?\d+)\)")
+#: What `relevance.score` and the lines it writes read of the belief (`memory.focus` and validation reuse them).
+NEEDS = frozenset({"objects", "goals", "rooms", "containers", "partners"})
 _QUESTION = re.compile(r"\b(have|did|could|can) you\b[^?]*\?", re.IGNORECASE)
 _REPLY_LINE = re.compile(r"^\s*\[?(?P<tag>M?\d+)\]?\s*[:.)\-=]\s*\**(?P<level>strong|medium|low|none)\b", re.I)
 
 
 # ----------------------------------------------------------------------------- rules
-def _goal(belief: Any) -> tuple[set[int], set[str]]:
-    goal = getattr(belief, "goal", []) or []
+def _goal(belief: Belief) -> tuple[set[int], set[str]]:
+    goal = cast(Goals, belief).goal
     return {p.target_id for p in goal}, {p.object_name for p in goal}
 
 
-def object_level(obj: Any, belief: Any) -> str:
+def object_level(obj: KnownObject, belief: Belief) -> str:
     """The rules scorer for one believed object (anything with id, name, kind)."""
     targets, classes = _goal(belief)
     if obj.id in targets:
@@ -43,71 +45,67 @@ def object_level(obj: Any, belief: Any) -> str:
     if obj.kind == "item":
         if obj.name not in classes:
             return "none"
-        serves = getattr(belief, "predicate_for", None)
-        return "strong" if serves is None or serves(obj) is not None else "low"
+        return "strong" if cast(Goals, belief).predicate_for(obj) is not None else "low"
     if obj.kind == "container":
-        checked = getattr(belief, "checked_containers", {}) or {}
-        return "low" if obj.id in checked else "medium"
+        return "low" if obj.id in cast(Containers, belief).checked_containers else "medium"
     return "low"
 
 
-def _label_level(name: str, object_id: int, belief: Any, notes: RevecaNotes) -> str:
+def _label_level(name: str, object_id: int, belief: Belief, notes: RevecaNotes) -> str:
     if object_id in notes.relevance:
         return notes.relevance[object_id]
-    known = (getattr(belief, "objects", {}) or {}).get(object_id)
+    known = cast(Objects, belief).objects.get(object_id)
     if known is not None:
         return object_level(known, belief)
     targets, classes = _goal(belief)
     return "strong" if object_id in targets or name in classes else "low"
 
 
-def message_level(text: str, belief: Any, notes: RevecaNotes) -> str:
+def message_level(text: str, belief: Belief, notes: RevecaNotes) -> str:
     """A message matters as much as the most relevant thing it names; a question to us is strong."""
     if not text.strip():
         return "none"
     if _QUESTION.search(text):
         return "strong"
-    levels = [_label_level(name, int(oid), belief, notes) for name, oid in _LABEL.findall(text)]
+    levels = [_label_level(m["name"], int(m["id"]), belief, notes) for m in SIGNED_LABEL.finditer(text)]
     if not levels:
         return "low"
     return max(levels, key=RANK.__getitem__)
 
 
 # ----------------------------------------------------------------------------- lines
-def sighting_line(obj: Any, belief: Any) -> str:
+def sighting_line(obj: KnownObject, belief: Belief) -> str:
     """What is remembered about an object, in the `<name> (id)` form prompts and messages use."""
-    objects = getattr(belief, "objects", {}) or {}
+    objects = cast(Objects, belief).objects
     parts = [obj.label]
-    if getattr(obj, "held_by", None):
-        partner = (getattr(belief, "partners", {}) or {}).get(obj.held_by)
+    if obj.held_by:
+        partner = cast(Partners, belief).partners.get(obj.held_by)
         parts.append(f"held by {partner.name if partner is not None else obj.held_by}")
-    elif getattr(obj, "inside", None) is not None:
+    elif obj.inside is not None:
         holder = objects.get(obj.inside)
         parts.append(f"in {holder.label if holder else f'({obj.inside})'}")
-    elif getattr(obj, "on", None) is not None:
+    elif obj.on is not None:
         holder = objects.get(obj.on)
         parts.append(f"on {holder.label if holder else f'({obj.on})'}")
-    room = getattr(obj, "room_id", None)
-    if room is not None and hasattr(belief, "room_name"):
-        parts.append(f"in the {belief.room_name(room)}")
+    if obj.room_id is not None:
+        parts.append(f"in the {cast(Rooms, belief).room_name(obj.room_id)}")
     if obj.kind == "container":
-        checked = obj.id in (getattr(belief, "checked_containers", {}) or {})
+        checked = obj.id in cast(Containers, belief).checked_containers
         parts.append("(looked inside)" if checked else "(not looked inside)")
     return " ".join(parts)
 
 
-def _rating_key(obj: Any, line: str, belief: Any) -> str:
+def _rating_key(obj: KnownObject, line: str, belief: Belief) -> str:
     """What a level depends on: the sighting, plus (for goal-class items) whether a subgoal still needs it,
     so a goal object drops to "low" once its subgoal is complete."""
-    serves = getattr(belief, "predicate_for", None)
-    if obj.kind == "item" and serves is not None and obj.name in _goal(belief)[1]:
-        return f"{line}|{serves(obj) is not None}"
+    if obj.kind == "item" and obj.name in _goal(belief)[1]:
+        return f"{line}|{cast(Goals, belief).predicate_for(obj) is not None}"
     return line
 
 
-def _changed_objects(belief: Any, notes: RevecaNotes) -> list[tuple[Any, str, str]]:
+def _changed_objects(belief: Belief, notes: RevecaNotes) -> list[tuple[KnownObject, str, str]]:
     fresh = []
-    for obj in sorted((getattr(belief, "objects", {}) or {}).values(), key=lambda o: o.id):
+    for obj in sorted(cast(Objects, belief).objects.values(), key=lambda o: o.id):
         line = sighting_line(obj, belief)
         key = _rating_key(obj, line, belief)
         if notes.rated_lines.get(obj.id) != key:
@@ -132,7 +130,7 @@ class ScoreParams(TextParams):
     max_tokens: int = Field(default=160, ge=8, le=2048)
 
 
-def _llm_levels(ctx: NodeContext, obs: Observation, items: list[tuple[str, str]]) -> dict[str, str]:
+def _llm_levels(ctx: NodeContext[ScoreParams], obs: Observation, items: list[tuple[str, str]]) -> dict[str, str]:
     """One call for a batch of (tag, line); returns tag -> level for the lines the model rated."""
     if not items:
         return {}
@@ -150,7 +148,7 @@ def _llm_levels(ctx: NodeContext, obs: Observation, items: list[tuple[str, str]]
     return levels
 
 
-def _store(ctx: NodeContext, text: str, *, kind: str, step: int, level: str, **meta: Any) -> None:
+def _store(ctx: NodeContext[ScoreParams], text: str, *, kind: str, step: int, level: str, **meta: Any) -> None:
     vector = ctx.memory.vector
     if ctx.params.store_vectors and vector is not None:
         vector.add(text, kind=kind, step=step, relevance=level, **meta)
@@ -162,15 +160,16 @@ def _store(ctx: NodeContext, text: str, *, kind: str, step: int, level: str, **m
     params=ScoreParams,
     prompt="relevance/score",
     program=RatingProgram,
+    requires=NEEDS,
 )
-def score(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any]:
     """Rate each newly seen or moved object and each new message strong/medium/low/none, and store it.
 
     Levels go to the REVECA side-table (`memory.notes`) and onto the vector-store entry, so recall can skip
     "none". The LLM scorer batches everything new this step into one call.
     """
     obs: Observation = state["observation"]
-    belief = ctx.memory.semantic
+    belief = ctx.belief
     notes = reveca_notes(ctx.memory)
     objects = _changed_objects(belief, notes)
     messages: list[Message] = [m for m in obs.messages if m.sender != obs.agent_id]
@@ -179,14 +178,14 @@ def score(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         batch = [(f"{i + 1}", line) for i, (_, line, _) in enumerate(objects)]
         batch += [(f"M{i + 1}", f"{m.sender} said: {m.text}") for i, m in enumerate(messages)]
         llm = _llm_levels(ctx, obs, batch[: ctx.params.max_batch])
-    room_name = getattr(belief, "room_name", lambda r: None)
+    room_name = cast(Rooms, belief).room_name
     for i, (obj, line, key) in enumerate(objects):
         level = llm.get(f"{i + 1}") or object_level(obj, belief)
         notes.relevance[obj.id] = level
         notes.rated_lines[obj.id] = key
-        _store(ctx, line, kind="observation", step=obs.step, level=level, object_ids=[obj.id],
+        _store(ctx, line, kind="observation", step=obs.time, level=level, object_ids=[obj.id],
                room=room_name(obj.room_id) if obj.room_id is not None else None,
-               source=getattr(obj, "source", "seen"))
+               source=obj.source)
     for i, message in enumerate(messages):
         level = llm.get(f"M{i + 1}") or message_level(message.text, belief, notes)
         notes.message_relevance[message_key(message.sender, message.step, message.text)] = level
@@ -194,6 +193,6 @@ def score(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
                source="told")
     if ctx.tracer is not None and (objects or messages):
         counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in LEVELS}
-        ctx.tracer.event("relevance", step=obs.step, scorer=ctx.params.scorer, objects=counts,
+        ctx.tracer.event("relevance", step=obs.time, scorer=ctx.params.scorer, objects=counts,
                          messages=len(messages), llm_rated=len(llm))
     return {}

@@ -6,6 +6,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.envs.capabilities import Belief
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
 
@@ -20,32 +21,31 @@ class RetrieveParams(BaseModel):
                         "to fetch, partners), for a shortlist planner that reads where things are from its options")
 
 
-def _progress(belief: Any, params: RetrieveParams) -> str:
-    """The belief's progress line; the brief one when asked for and the belief has it."""
-    brief = getattr(belief, "brief_text", None)
-    if params.brief and callable(brief):
-        return str(brief())
-    return str(belief.progress_text(include_all=params.all_objects))
+def _progress(belief: Belief, params: RetrieveParams) -> str:
+    """The belief's progress line: the brief one when asked for, else the full one."""
+    if params.brief:
+        return belief.brief_text()
+    return belief.progress_text(include_all=params.all_objects)
 
 
 @node("memory.retrieve", reads=("observation",), writes=("facts",), params=RetrieveParams)
-def retrieve(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[str, Any]:
     """Gather template variables from semantic, episodic and (optionally) vector memory."""
     obs = state["observation"]
     memory = ctx.memory
     if ctx.params.forget_belief:
         memory.reset_belief(ctx.resources.extra["belief_factory"])
-        memory.semantic.update(obs)
+        ctx.belief.update(obs)
     partners = [p for p in ctx.resources.extra.get("agents", []) if p != obs.agent_id]
     facts: dict[str, Any] = {
         "agent_name": obs.agent_name,
         "partner_names": [p.capitalize() for p in partners],
         "goal": obs.goal_text,
-        "progress": _progress(memory.semantic, ctx.params),
+        "progress": _progress(ctx.belief, ctx.params),
         "dialogue": memory.episodic.dialogue_text(),
         "previous_actions": memory.episodic.actions_text(),
-        "step": obs.step,
-        "max_steps": obs.max_steps,
+        "step": obs.time,
+        "max_steps": obs.horizon,
     }
     if ctx.params.recall_k and memory.vector is not None:
         recalled = memory.vector.recall(obs.goal_text, k=ctx.params.recall_k)

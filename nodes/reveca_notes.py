@@ -11,9 +11,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
-Level = Literal["strong", "medium", "low", "none"]
-LEVELS: tuple[str, ...] = ("strong", "medium", "low", "none")
-RANK: dict[str, int] = {"none": 0, "low": 1, "medium": 2, "strong": 3}
+from coopgraph.memory.levels import LEVELS, RANK
+from coopgraph.memory.levels import Relevance as Level
+
+__all__ = ["LEVELS", "RANK", "Level", "PendingQuestion", "RevecaNotes", "Sighting", "Touch", "message_key",
+           "reveca_notes"]
 NOTES_KEY = "reveca"
 
 

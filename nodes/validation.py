@@ -12,21 +12,27 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.protocol import Affordance, Observation
+from coopgraph.envs.capabilities import Belief, Objects, Partners
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, Observation
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.partner_model import could_reach, describe_partner
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
-from coopgraph.nodes.relevance import sighting_line
+from coopgraph.nodes.relevance import NEEDS, sighting_line
 from coopgraph.nodes.reveca_notes import PendingQuestion, RevecaNotes, reveca_notes
+
+if TYPE_CHECKING:
+    from coopgraph.memory.agent_memory import AgentMemory
 
 _NEGATIVE = re.compile(r"\b(no|not|never|haven't|hasn't|didn't|nobody|untouched|still)\b", re.IGNORECASE)
 _SENTENCE = re.compile(r"[^.;!?|]+")
-_VERBS = {"gograb": "taken or moved", "gocheck": "opened or emptied", "goput": "filled"}
+#: What a partner may have done to a plan's target, by what the plan does (anything else: "changed").
+_VERBS = {AffordanceGroup.FETCH: "taken or moved", AffordanceGroup.INSPECT: "opened or emptied",
+          AffordanceGroup.DELIVER: "filled"}
 
 
 @dataclass
@@ -49,28 +55,29 @@ class Assessment:
     evidence: list[str] = field(default_factory=list)
 
 
-def assess(belief: Any, notes: RevecaNotes, plan: Affordance, step: int, partner_info: bool,
+def assess(belief: Belief, notes: RevecaNotes, plan: Affordance, step: int, partner_info: bool,
            stale_steps: int) -> Assessment | None:
     """The scenarios still possible for the plan's target, or None when there is nothing to validate."""
-    obj = (getattr(belief, "objects", {}) or {}).get(plan.target_id)
+    obj = cast(Objects, belief).objects.get(plan.target_id) if plan.target_id is not None else None
     if obj is None:
         return None
     since = max(obj.last_seen_step, notes.confirmed.get(obj.id, -1))
     if since >= step:
         return None  # seen (or confirmed) this very step
-    done = f"{_VERBS.get(plan.kind, 'changed')} {obj.label}"
+    done = f"{_VERBS.get(plan.group, 'changed')} {obj.label}"
     found = Assessment(obj.id, obj.label, since)
     found.scenarios.append(Scenario(f"Nobody has {done} since step {since}."))
     found.evidence.append(f"It is step {step}. I last knew {sighting_line(obj, belief)} at step {since} "
                           f"({step - since} steps ago).")
-    for agent_id in sorted(getattr(belief, "partners", {}) or {}):
-        name = belief.partners[agent_id].name
+    partners = cast(Partners, belief)
+    for agent_id in sorted(partners.partners):
+        name = partners.partners[agent_id].name
         if not partner_info:
             found.scenarios.append(Scenario(f"{name} has {done} since step {since}.", agent_id,
                                             step - since >= stale_steps))
             continue
         possible, _ = could_reach(notes, belief, agent_id, (obj.position, obj.room_id), since, step)
-        intent = (getattr(belief, "partner_intents", {}) or {}).get(agent_id)
+        intent = partners.partner_intents.get(agent_id)
         announced = intent is not None and intent.target_id == obj.id and intent.step >= since
         if not (possible or announced):
             continue
@@ -104,13 +111,14 @@ class ValidationParams(ChoiceParams):
         "validated plan; never: no validation"
     )
     judge: Literal["llm", "rules"] = Field(default="llm", description="who picks the most likely scenario")
-    kinds: list[str] = Field(default_factory=lambda: ["gograb"], description="plan kinds that are validated")
+    groups: list[AffordanceGroup] = Field(default_factory=lambda: [AffordanceGroup.FETCH],
+                                          description="plan groups that are validated")
     partner_info: bool = Field(default=True, description="use partner histories; off: only elapsed time")
     stale_steps: int = Field(default=30, ge=1, le=1000,
                              description="without partner information, older sightings count as likely changed")
 
 
-def _judge(ctx: NodeContext, found: Assessment, obs: Observation) -> Scenario:
+def _judge(ctx: NodeContext[ValidationParams], found: Assessment, obs: Observation) -> Scenario:
     if ctx.params.judge == "rules":
         return next((s for s in found.scenarios if s.likely_by_rules), found.scenarios[0])
     context = {"goal": obs.goal_text, "agent_name": obs.agent_name, "target": found.label,
@@ -124,9 +132,9 @@ def _judge(ctx: NodeContext, found: Assessment, obs: Observation) -> Scenario:
     return next((s for s in found.scenarios if s.likely_by_rules), found.scenarios[0])
 
 
-def _question(belief: Any, found: Assessment, agent_id: str | None, verb: str) -> str:
-    partners = getattr(belief, "partners", {}) or {}
-    name = partners[agent_id].name if agent_id in partners else "Partner"
+def _question(belief: Belief, found: Assessment, agent_id: str | None, verb: str) -> str:
+    partners = cast(Partners, belief).partners
+    name = partners[agent_id].name if agent_id is not None and agent_id in partners else "Partner"
     return f"{name}, have you {verb} {found.label} since step {found.since}?"
 
 
@@ -137,35 +145,37 @@ def _question(belief: Any, found: Assessment, agent_id: str | None, verb: str) -
     params=ValidationParams,
     prompt="validation/scenario",
     program=ScenarioProgram,
+    requires=NEEDS | {"spatial"},
 )
-def check_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dict[str, Any]:
     """Decide whether the chosen plan can run as it is or a partner should be asked first.
 
     Writes `validation` ("valid", "skipped" or "ask") and, when asking, the `question` to send.
     """
     index, options = state.get("choice_index"), state.get("options") or []
     obs: Observation = state["observation"]
-    belief = ctx.memory.semantic
-    params: ValidationParams = ctx.params
+    belief = ctx.belief
+    params = ctx.params
     if params.mode == "never" or index is None or not 0 <= index < len(options):
         return {"validation": "skipped", "question": None}
-    plan = options[index]
-    if plan.kind not in params.kinds or plan.target_id is None or not getattr(belief, "partners", None):
+    plan: Affordance = options[index]
+    partners = cast(Partners, belief).partners
+    if plan.group not in params.groups or plan.target_id is None or not partners:
         return {"validation": "skipped", "question": None}
     notes = reveca_notes(ctx.memory)
-    found = assess(belief, notes, plan, obs.step, params.partner_info, params.stale_steps)
-    verb = _VERBS.get(plan.kind, "changed")
+    found = assess(belief, notes, plan, obs.time, params.partner_info, params.stale_steps)
+    verb = _VERBS.get(plan.group, "changed")
     if params.mode == "always":
         if found is None:
-            obj = belief.objects.get(plan.target_id)
-            found = Assessment(plan.target_id, obj.label if obj else plan.text, obs.step)
-        partner = sorted(belief.partners)[0]
+            obj = cast(Objects, belief).objects.get(plan.target_id)
+            found = Assessment(plan.target_id, obj.label if obj else plan.text, obs.time)
+        partner = sorted(partners)[0]
         return {"validation": "ask", "question": _question(belief, found, partner, verb)}
     if found is None or len(found.scenarios) == 1:
         return {"validation": "valid", "question": None}  # no partner could have touched it: no call
     chosen = _judge(ctx, found, obs)
     if ctx.tracer is not None:
-        ctx.tracer.event("validation", step=obs.step, target=found.label, since=found.since,
+        ctx.tracer.event("validation", step=obs.time, target=found.label, since=found.since,
                          scenarios=[s.text for s in found.scenarios], chosen=chosen.text)
     if chosen.agent_id is None:
         return {"validation": "valid", "question": None}
@@ -188,7 +198,7 @@ class AwaitParams(BaseModel):
     )
 
 
-def _answer(memory: Any, pending: PendingQuestion, me: str) -> str | None:
+def _answer(memory: AgentMemory, pending: PendingQuestion, me: str) -> str | None:
     """The verdict from what partners said since the question (dialogue memory, so a reply that arrived on
     a step spent answering someone else is not lost), or from what the belief has since seen."""
     for said in memory.episodic.messages:
@@ -196,7 +206,7 @@ def _answer(memory: Any, pending: PendingQuestion, me: str) -> str | None:
             verdict = parse_answer(said.text, pending.target_id)
             if verdict:
                 return verdict
-    obj = (getattr(memory.semantic, "objects", {}) or {}).get(pending.target_id)
+    obj = cast(Objects, memory.semantic).objects.get(pending.target_id)
     if obj is not None and obj.held_by not in (None, me):
         return "changed"  # seen in a partner's hands
     if obj is not None and obj.room_id is None and obj.held_by is None:
@@ -204,7 +214,7 @@ def _answer(memory: Any, pending: PendingQuestion, me: str) -> str | None:
     return None
 
 
-def _drop_plan(ctx: NodeContext, step: int) -> None:
+def _drop_plan(ctx: NodeContext[Any], step: int) -> None:
     plan = ctx.memory.plan
     ctx.memory.episodic.add_action(plan.text, step, "interrupted")
     ctx.memory.plan = None
@@ -214,8 +224,8 @@ def _drop_plan(ctx: NodeContext, step: int) -> None:
 
 
 @node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index"),
-      params=AwaitParams)
-def await_answer(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+      params=AwaitParams, requires={"objects"})
+def await_answer(state: dict[str, Any], ctx: NodeContext[AwaitParams]) -> dict[str, Any]:
     """While a validation question is open: read the answer, wait (bounded), or give up and act.
 
     A confirmed change discards the target and asks for a new plan; "no" or the deadline passing lets the
@@ -230,20 +240,20 @@ def await_answer(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     running = ctx.memory.plan is not None
     if verdict == "changed":
         notes.pending = None
-        notes.discarded[pending.target_id] = obs.step
+        notes.discarded[pending.target_id] = obs.time
         if ctx.tracer is not None:
-            ctx.tracer.event("validation_answer", step=obs.step, target=pending.target_label, verdict=verdict)
+            ctx.tracer.event("validation_answer", step=obs.time, target=pending.target_label, verdict=verdict)
         if running and ctx.memory.plan.target_id == pending.target_id:  # proceeding while waiting: discard it
-            _drop_plan(ctx, obs.step)
+            _drop_plan(ctx, obs.time)
         return {"validation": "changed"}
-    if verdict is None and obs.step < pending.deadline:
+    if verdict is None and obs.time < pending.deadline:
         if ctx.params.while_waiting == "idle" or running:
             return {"validation": "wait" if not running else None}
         return {"validation": "resume", "options": [pending.plan], "choice_index": 0}
     notes.pending = None
-    notes.confirmed[pending.target_id] = obs.step  # answered "no", or silence: do not ask again about it
+    notes.confirmed[pending.target_id] = obs.time  # answered "no", or silence: do not ask again about it
     if ctx.tracer is not None:
-        ctx.tracer.event("validation_answer", step=obs.step, target=pending.target_label,
+        ctx.tracer.event("validation_answer", step=obs.time, target=pending.target_label,
                          verdict=verdict or "timeout")
     if running:
         return {"validation": None}

@@ -11,15 +11,16 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from coopgraph.envs import CWAH_CAPABILITIES
 from coopgraph.envs.baselines.news import NewsReporter
 from coopgraph.envs.baselines.templates import read_message as read_template
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.cwah.catalog import CONTAINER_CLASSES, ROOM_TYPES, SURFACE_CLASSES
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import AgentKit, Message
+from coopgraph.envs.protocol import LABEL_PATTERN, AgentKit, Message
 
-_LABEL = r"<(\w+)>\s*\((\d+)\)"
+_LABEL = LABEL_PATTERN  # `<name> (id)`, plain groups: `_PLACED` holds two
 _PLACED = re.compile(rf"{_LABEL}[^<.;!?]{{0,40}}?\b(in|inside|on)\b[^<.;!?]{{0,20}}?{_LABEL}")
 _EMPTY_WORDS = re.compile(r"\b(empty|nothing|no goal|checked|already looked)\b", re.IGNORECASE)
 _SENTENCES = re.compile(r"[^.;!?|]+")
@@ -60,5 +61,6 @@ def make_kit(env_info: dict[str, Any]) -> AgentKit:
         skillbook=CWAHSkillBook.from_env_info(env_info),
         read_message=read_message,
         prompt_env="cwah",
+        capabilities=frozenset(CWAH_CAPABILITIES),
         news=lambda belief: NewsReporter(belief.config.max_message_chars),
     )

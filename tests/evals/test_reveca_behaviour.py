@@ -7,7 +7,7 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.protocol import Message
+from coopgraph.envs.protocol import AffordanceGroup, Message
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.reveca_notes import reveca_notes
@@ -36,7 +36,7 @@ def _alice(script: Any = first_option) -> tuple[GraphAgent, Any, Any]:
 
 
 def _asked(obs: Any, step: int, text: str) -> Any:
-    return obs.model_copy(update={"step": step, "last_action": None,
+    return obs.model_copy(update={"time": step, "last_action": None,
                                   "messages": [Message(sender="bob", text=text, step=step)]})
 
 
@@ -50,7 +50,8 @@ def test_it_answers_no_about_something_it_never_touched() -> None:
 def test_it_answers_yes_from_its_own_history_even_in_the_middle_of_a_plan() -> None:
     agent, _, obs = _alice()
     juice = obs.visible(310)
-    grabbed = obs.model_copy(update={"step": 5, "last_action": "[grab] <juice> (310)", "last_action_ok": True,
+    grabbed = obs.model_copy(update={"time": 5, "last_action": "[grab] <juice> (310)", "last_action_ok": True,
+                                     "last_action_group": AffordanceGroup.FETCH,
                                      "holding": [juice], "visible_objects": [o for o in obs.visible_objects
                                                                             if o.id != 310]})
     agent.act(grabbed)

@@ -8,7 +8,7 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.protocol import Message, ObjectInfo, Observation
 from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.nodes.progress import DetectParams, ProgressLog, detect
+from coopgraph.nodes.progress import DetectParams, detect
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
@@ -24,40 +24,37 @@ def _start() -> tuple[Any, Observation, Any]:
 
 
 def _moved(obs: Observation, step: int, room: str, room_id: int, visible: list[ObjectInfo], **more: Any) -> Observation:
-    return obs.model_copy(update={"step": step, "room": room, "room_id": room_id, "visible_objects": visible, **more})
+    return obs.model_copy(update={"time": step, "room": room, "room_id": room_id, "visible_objects": visible, **more})
 
 
-def _detect(kit: Any, obs: Observation, log: ProgressLog) -> tuple[list[str], list[str]]:
+def _detect(kit: Any, obs: Observation) -> tuple[list[str], list[str]]:
     kit.belief.update(obs)
-    return detect(kit.belief, obs, log, DetectParams())
+    return detect(kit.belief, obs, DetectParams())
 
 
 def test_first_sighting_is_the_baseline_and_a_new_room_is_not_progress() -> None:
     _, obs, kit = _start()
-    log = ProgressLog()
-    assert _detect(kit, obs, log) == ([], [])  # goal objects seen at the start are the baseline
-    assert _detect(kit, _moved(obs, 1, "bathroom", 160, []), log) == ([], [])
+    assert _detect(kit, obs) == ([], [])  # goal objects seen at the start are the baseline
+    assert _detect(kit, _moved(obs, 1, "bathroom", 160, [])) == ([], [])
 
 
 def test_a_goal_object_found_is_progress_and_told_ones_are_not_mine_to_report() -> None:
     _, obs, kit = _start()
-    log = ProgressLog()
-    _detect(kit, obs, log)
-    events, own = _detect(kit, _moved(obs, 1, "kitchen", 60, [APPLE]), log)
+    _detect(kit, obs)
+    events, own = _detect(kit, _moved(obs, 1, "kitchen", 60, [APPLE]))
     assert events == own == ["found <apple> (305) in the kitchen"]
-    assert _detect(kit, _moved(obs, 2, "kitchen", 60, [APPLE]), log) == ([], [])  # once only
+    assert _detect(kit, _moved(obs, 2, "kitchen", 60, [APPLE])) == ([], [])  # once only
     kit.read_message(kit.belief, Message(sender="bob", text="I saw <wine> (999) on <desk> (11).", step=2))
-    events, own = detect(kit.belief, obs, log, DetectParams())
+    events, own = detect(kit.belief, obs, DetectParams())
     assert events == ["found <wine> (999) on <desk> (11)"] and own == []
 
 
 def test_a_subgoal_done_is_progress_and_my_own_put_is_reported_as_a_fact() -> None:
     _, obs, kit = _start()
-    log = ProgressLog()
-    _detect(kit, obs, log)
+    _detect(kit, obs)
     mine = _moved(obs, 3, "livingroom", 110, [CUPCAKE_PLACED], last_action="[put] <cupcake> (300) <coffeetable> (111)",
                   last_action_ok=True)
-    events, own = _detect(kit, mine, log)
+    events, own = _detect(kit, mine)
     assert own == events == ["put <cupcake> (300) on <coffeetable> (111), 1/1 done"]
 
 
@@ -80,9 +77,9 @@ def test_progress_makes_the_designer_adapt_and_discuss_again_but_entering_a_room
 
     first = agent.act(obs)
     assert first.kind == "send_message" and first.message.startswith("[capo plan 1.1]")
-    agent.act(obs.model_copy(update={"step": 1}))
+    agent.act(obs.model_copy(update={"time": 1}))
     agree = Message(sender="bob", text="[capo feedback 1.1 agree] Fine by me.", step=2)
-    agent.act(obs.model_copy(update={"step": 2, "messages": [agree]}))
+    agent.act(obs.model_copy(update={"time": 2, "messages": [agree]}))
     assert agent.memory.notes["capo"].consensus and len(designs()) == 1
     entered = agent.act(_moved(obs, 3, "bathroom", 160, []))
     assert entered.kind != "send_message" and len(designs()) == 1  # a new room is not progress

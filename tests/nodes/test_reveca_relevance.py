@@ -141,6 +141,6 @@ def test_a_message_about_dummies_only_stays_out_of_the_prompt() -> None:
     useful = "I found <apple> (777) on <kitchentable> (61)."
     told = [Message(sender="bob", text=chatter, step=0), Message(sender="bob", text=useful, step=0)]
     agent.act(obs.model_copy(update={"messages": told}))  # start-up message goes out
-    agent.act(obs.model_copy(update={"step": 1, "messages": []}))  # then it plans
+    agent.act(obs.model_copy(update={"time": 1, "messages": []}))  # then it plans
     prompt = _choice_prompts(lm)[-1]
     assert useful in prompt and chatter not in prompt

@@ -10,7 +10,7 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.cwah.belief import PartnerIntent
-from coopgraph.envs.protocol import Affordance, Message
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, Message
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.graphs.compiler import compile_spec, node_context
 from coopgraph.graphs.loader import LoadedSpec
@@ -51,7 +51,7 @@ def _alice(spec: str = "reveca", script: Any = None) -> tuple[GraphAgent, Any, A
 
 def _elsewhere(obs: Any, step: int, messages: list[Message] | None = None) -> Any:
     """Alice in the empty living room at `step`: the juice is out of sight since step 0."""
-    return obs.model_copy(update={"step": step, "room": "livingroom", "room_id": LIVINGROOM,
+    return obs.model_copy(update={"time": step, "room": "livingroom", "room_id": LIVINGROOM,
                                   "position": (5.555, 11.33), "visible_objects": [], "partners": [],
                                   "messages": messages or []})
 
@@ -113,7 +113,8 @@ def test_rules_judge_asks_only_when_the_partner_was_around() -> None:
         agent.memory.semantic.update(later)
         ctx = node_context(agent.loaded, "validate", agent.resources)
         ctx.params = ctx.params.model_copy(update={"judge": "rules"})
-        plan = Affordance(kind="gograb", target_id=310, target_name="juice", room_id=BEDROOM)
+        plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=310, target_name="juice",
+                          room_id=BEDROOM)
         out = check_plan({"choice_index": 0, "options": [plan], "observation": later}, ctx)
         assert (out["validation"] == "ask") is asks
         assert not _validation_calls(lm)
