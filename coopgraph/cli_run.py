@@ -123,7 +123,7 @@ def demo(
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon; about 40 steps "
                                   "fit in 10 minutes with --llm local)"),
     out: Path = typer.Option(Path("runs/demo"), help="folder for the trace"),
-    toy: bool = typer.Option(False, "--toy", help="instead, run the two-node describe/choose graph on the toy world"),
+    toy: bool = typer.Option(False, "--toy", help="instead, run the describe/choose graph on one toyhouse agent"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Watch two CoELA agents cooperate on a C-WAH household task with an embedded model: by default the
@@ -143,23 +143,23 @@ def demo(
 
 
 def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose", max_steps: int = 6) -> None:
-    """The smallest end-to-end path: YAML -> LangGraph -> embedded model -> trace, on the toy world."""
+    """The smallest end-to-end path: YAML -> LangGraph -> embedded model -> trace, on one toyhouse agent."""
     from coopgraph.graphs.compiler import compile_spec
     from coopgraph.llm.factory import make_lm
     from coopgraph.manifest import manifest
     from coopgraph.nodes.context import AgentResources
-    from coopgraph.testing.world import ToyWorld
+    from coopgraph.testing import TextSession
     from coopgraph.tracing import Tracer
 
     trace_path = out / f"toy-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     tracer = Tracer(trace_path)
     graph = compile_spec(spec)
-    console.print(f"[bold]coopgraph demo[/bold]: graph [cyan]{graph.spec.spec.name}[/cyan] on the toy world, "
+    console.print(f"[bold]coopgraph demo[/bold]: graph [cyan]{graph.spec.spec.name}[/cyan] on one toyhouse agent, "
                   f"LLM [cyan]{llm}[/cyan] (starting the model server…)", highlight=False)
     lm = make_lm(llm, tracer=tracer.bind(agent="Alice"))
     tracer.event("manifest", **manifest(specs={"Alice": graph.spec.path}, llm=lm.settings_public, seed=0))
-    world = ToyWorld()
-    resources = AgentResources(agent_id="Alice", env="toy", lm=lm, tracer=tracer.bind(agent="Alice"))
+    world = TextSession("toyhouse/0")
+    resources = AgentResources(agent_id="Alice", env="toyhouse", lm=lm, tracer=tracer.bind(agent="Alice"))
     decisions = []
     for step in range(max_steps):
         started = time.perf_counter()

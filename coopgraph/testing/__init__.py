@@ -1,11 +1,15 @@
-"""Test kit for users and for coopgraph's own tests: a scripted chat model, a tiny world, spec checks.
+"""Test kit for users and for coopgraph's own tests: a scripted chat model, a small real world, conformance checks.
 
-In the spirit of PettingZoo's public conformance tests, these let a user test their own node,
-spec or environment without a model server.
+In the spirit of PettingZoo's public conformance tests, these let a user test their own node, spec or
+environment without a model server: `scripted_lm` fakes the LLM, the `toyhouse` world (registered as
+`coopgraph.envs.make("toyhouse")`, with its kit and the `toyhouse-expert` baseline) gives specs a second world
+to run in, `TextSession` drives it from action texts, `check_spec_file` checks a spec and `check_kit` a world's
+agent kit.
 """
 
 from coopgraph.testing.chat import ScriptedChatModel, scripted_lm
 from coopgraph.testing.checks import check_spec_file
-from coopgraph.testing.world import ToyWorld
+from coopgraph.testing.kit_checks import KitReport, check_kit
+from coopgraph.testing.toyhouse.session import TextSession
 
-__all__ = ["ScriptedChatModel", "ToyWorld", "check_spec_file", "scripted_lm"]
+__all__ = ["KitReport", "ScriptedChatModel", "TextSession", "check_kit", "check_spec_file", "scripted_lm"]

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
 from pydantic import ConfigDict, Field
+
+if TYPE_CHECKING:
+    from coopgraph.llm.client import CoopLM
 
 Reply = str | Exception
 Script = Sequence[Reply] | Callable[[list[BaseMessage], dict[str, Any]], Reply]
@@ -58,7 +61,7 @@ class ScriptedChatModel(BaseChatModel):
         return ["\n".join(f"{m.type}: {m.content}" for m in msgs) for msgs, _ in self.calls]
 
 
-def scripted_lm(script: Script, *, tracer: Any = None, cache: Any = None):  # noqa: ANN201 - CoopLM
+def scripted_lm(script: Script, *, tracer: Any = None, cache: Any = None) -> CoopLM:
     """A CoopLM over a ScriptedChatModel, the usual fake for node and graph tests."""
     from coopgraph.llm.client import CoopLM
 

@@ -11,7 +11,7 @@ from coopgraph.graphs.loader import load_spec
 from coopgraph.graphs.mermaid import to_mermaid
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.registry import NODES, ROUTERS, RouterInfo
-from coopgraph.testing import ToyWorld, scripted_lm
+from coopgraph.testing import TextSession, scripted_lm
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -22,17 +22,17 @@ def _reply(messages, kwargs) -> str:
 
 def test_describe_then_choose_runs_and_traces(tracer) -> None:
     lm = scripted_lm(_reply, tracer=tracer)
-    world = ToyWorld()
+    world = TextSession("toyhouse/0")
     graph = compile_spec("describe_choose")
     out = graph.invoke({"facts": world.facts(), "actions": world.actions()},
-                       context=AgentResources(lm=lm, tracer=tracer, env="toy"))
+                       context=AgentResources(lm=lm, tracer=tracer, env="toyhouse"))
     assert out["description"] == "The apple is here."
-    assert out["choice"] == "grab the apple" and out["invalid"] is False
+    assert out["choice"] == "[visit] <kitchen> (1)" and out["invalid"] is False
     kinds = [(e["type"], e.get("node")) for e in tracer.events]
     assert kinds == [("node_start", "describe"), ("llm_call", "describe"), ("node_end", "describe"),
                      ("node_start", "choose"), ("llm_call", "choose"), ("node_end", "choose")]
     call = tracer.events[4]
-    assert "grab the apple" in call["prompt"][-1]["content"] and call["response"].endswith("Answer: A")
+    assert "[visit] <kitchen> (1)" in call["prompt"][-1]["content"] and call["response"].endswith("Answer: A")
     assert "The apple is here." in lm.chat_model.prompts()[1]
 
 
