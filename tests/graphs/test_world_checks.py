@@ -107,3 +107,14 @@ def test_cli_validate_env_reports_coded_error_without_traceback(spec_file: Path)
     assert ok.exit_code == 0, ok.output
     unknown = CliRunner().invoke(app, ["graph", "validate", "capo", "--env", "atlantis"])
     assert unknown.exit_code == 2 and "kits exist for" in unknown.output
+
+
+def test_toyhouse_serves_the_shipped_methods_but_not_a_node_needing_look_values(spec_file: Path) -> None:
+    runner = CliRunner()
+    for world in ("toyhouse", "cwah"):
+        ok = runner.invoke(app, ["graph", "validate", "graphs/capo.yaml", "--env", world])
+        assert ok.exit_code == 0, ok.output
+    refused = runner.invoke(app, ["graph", "validate", str(spec_file), "--env", "toyhouse"])
+    assert refused.exit_code == 1
+    assert "E310 node 'first' (testing.needs_look_values) needs capability 'look_values', which world " \
+           "'toyhouse' lacks; worlds that have it: cwah, cwah-noisy" in " ".join(refused.output.split())
