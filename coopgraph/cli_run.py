@@ -170,8 +170,8 @@ def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose",
                           "seconds": round(time.perf_counter() - started, 2)})
         tracer.event("env_step", agent="Alice", step=step, action=state.get("choice"), result=result)
         if not as_json:
-            console.print(f"step {step}: [green]{state.get('choice')}[/green]  ({decisions[-1]['seconds']} s) "
-                          f"— {state.get('reasoning') or ''}", highlight=False)
+            console.print(f"step {step}: [green]{escape(str(state.get('choice')))}[/green]  "
+                          f"({decisions[-1]['seconds']} s) — {escape(state.get('reasoning') or '')}", highlight=False)
         if world.done:
             break
     summary = {"success": world.done, "steps": world.steps, "llm_calls": lm.usage.calls,
