@@ -51,19 +51,19 @@ def run_configured(
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = "+".join(Path(t).stem for t in team_names)
     trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")
-    tracer = Tracer(trace_path)
-    tracer.listeners.extend(listeners or [])
     def factory(setting: str | Callable[[], Any] | None) -> Callable[[], Any] | None:
         if setting is None or callable(setting):
             return setting
         return lambda: make_lm(setting)
 
-    if isinstance(llm, list):
+    if isinstance(llm, list):  # the team first: a member that cannot be built leaves no empty trace behind
         by_setting: dict[Any, Any] = {}
         factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
         team = make_team(team_names, member_lm_factories=factories, env=env_name)
     else:
         team = make_team(team_names, lm_factory=factory(llm), env=env_name)
+    tracer = Tracer(trace_path)
+    tracer.listeners.extend(listeners or [])
     agents = list(env.possible_agents)
     graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
     specs = {a: m.loaded.path for a, m in graph_members.items()}

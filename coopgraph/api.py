@@ -1,0 +1,73 @@
+"""The Python front door: run an episode and load a spec in one call each, the way the CLI does.
+
+`coopgraph.run(env="cwah", episode="test/0", team=["mhp", "mhp"])` builds the world and the team, checks every
+graph member's spec against the world, plays the episode, writes its trace and returns a typed result; it is
+the same path `coopgraph run` takes, so a script and the command line record the same manifest and metrics.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pydantic import BaseModel, Field
+
+if TYPE_CHECKING:
+    from coopgraph.graphs.loader import LoadedSpec
+
+LLMSetting = str | Callable[[], Any]
+
+
+class RunResult(BaseModel):
+    """One episode's outcome: success, time in the world's unit, metrics, LLM usage and the trace file."""
+
+    env: str
+    episode: str
+    team: list[str]
+    success: bool
+    steps: int = Field(description="the world's clock when the episode ended (C-WAH: steps)")
+    max_steps: int
+    metrics: dict[str, float] = Field(default_factory=dict)
+    llm_usage: dict[str, dict[str, float]] = Field(default_factory=dict)
+    invalid_answers: int = 0
+    trace_path: str | None = None
+    wall_time_s: float = 0.0
+
+
+def run(
+    *,
+    env: str = "cwah",
+    episode: str = "test/0",
+    team: Sequence[str] = ("mhp", "mhp"),
+    llm: LLMSetting | Sequence[LLMSetting | None] = "local",
+    max_steps: int | None = None,
+    seed: int = 0,
+    out: str | Path = "runs",
+    env_options: dict[str, Any] | None = None,
+) -> RunResult:
+    """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
+    return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
+    member, or one per member (None for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
+    with what exists when a name is unknown, before anything runs."""
+    from coopgraph.evals.episode_run import run_configured
+
+    if max_steps is not None and max_steps < 1:
+        raise ValueError(f"max_steps must be at least 1 (got {max_steps}); leave it None for the world's horizon")
+    setting: Any = list(llm) if isinstance(llm, list | tuple) else llm
+    payload = run_configured(env, dict(env_options or {}), episode, list(team), setting, max_steps, Path(out),
+                             seed=seed)
+    return RunResult(
+        env=payload["env"], episode=payload["episode_id"], team=payload["team"], success=payload["success"],
+        steps=payload["steps"], max_steps=payload["max_steps"], metrics=payload["metrics"],
+        llm_usage=payload["llm_usage"], invalid_answers=payload["invalid_answers"],
+        trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"],
+    )
+
+
+def load_spec(ref: str | Path, *, env: str | None = None) -> LoadedSpec:
+    """Load and check a graph spec (a shipped name such as `coela` or a path), and with `env` check it against
+    that world's kit too; raises `SpecInvalid` listing every problem with file:line."""
+    from coopgraph.graphs.loader import load_spec as load
+
+    return load(ref, env=env)
