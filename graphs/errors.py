@@ -6,10 +6,10 @@ from dataclasses import dataclass
 
 HINTS = {
     "E100": "check the path; shipped specs can be named without .yaml",
-    "E101": "fix the YAML syntax at the marked spot (indentation uses spaces, lists need '- ')",
+    "E101": "fix the YAML at the marked spot (save it as UTF-8 text; indentation uses spaces, lists need '- ')",
     "E102": "each key may appear once in a mapping; rename or remove the second one",
     "E103": "specs hold plain values only; remove the tag",
-    "E104": "write the structure out instead of nesting aliases",
+    "E104": "flatten the structure: nest at most 100 levels and write values out instead of nesting aliases",
     "E201": "see docs/graph-specs.md for the fields a spec takes",
     "E202": "run `coopgraph nodes` to list the registered nodes",
     "E203": "see the node's params in docs/nodes.md",

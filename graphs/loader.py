@@ -15,7 +15,7 @@ from pydantic import ValidationError
 
 from coopgraph.graphs.errors import SpecError, SpecInvalid
 from coopgraph.graphs.spec import GraphSpec
-from coopgraph.graphs.yaml_source import Mark, YamlProblem, load_source
+from coopgraph.graphs.yaml_source import Mark, YamlProblem, decode_text, load_source
 
 GRAPHS_DIR = Path(__file__).parent
 SHIPPED_FOLDERS = ("", "ablations", "examples")
@@ -37,8 +37,11 @@ def resolve_path(ref: str, relative_to: Path | None = None) -> Path:
         candidates.append(relative_to / ref)
     candidates.append(Path(ref))
     for candidate in candidates:
-        if candidate.is_file():
-            return candidate
+        try:
+            if candidate.is_file():
+                return candidate
+        except (OSError, ValueError):  # a name too long for the file system, a NUL byte in it
+            continue
     shipped = shipped_specs()
     name = Path(ref).stem if ref.endswith((".yaml", ".yml")) and "/" not in ref else ref
     if name in shipped:
@@ -77,6 +80,10 @@ def _merge_nodes(base: dict[str, Any], child: dict[str, Any]) -> dict[str, Any]:
     return merged
 
 
+def _type_name(value: Any) -> str:
+    return {type(None): "null", dict: "a mapping", list: "a list", str: "text"}.get(type(value), type(value).__name__)
+
+
 def _splice(edge: Any, removed: list[str]) -> Any:
     """Drop removed nodes from a chain edge (`a -> x -> b` becomes `a -> b`), so an ablation can delete a
     node in one line; router edges are left for the validator to judge."""
@@ -89,11 +96,11 @@ def _splice(edge: Any, removed: list[str]) -> Any:
 def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple, tuple[str, Mark]]]:
     """Raw data of a spec with its bases merged in, and the file/mark of every path."""
     try:
-        text = path.read_text(encoding="utf-8")
+        raw = path.read_bytes()
     except OSError as exc:
         raise SpecInvalid([SpecError("E100", f"cannot read spec: {exc.strerror}", str(path))]) from None
     try:
-        doc = load_source(text)
+        doc = load_source(decode_text(raw))
     except YamlProblem as problem:
         mark = problem.mark
         raise SpecInvalid([SpecError(
@@ -107,6 +114,10 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
     if not base_ref:
         return data, marks
     file, mark = marks.get(("extends",), (str(path), None))
+    if not isinstance(base_ref, str):
+        raise SpecInvalid([SpecError("E209", f"extends: must name one spec (a shipped name or a path), not "
+                                     f"{_type_name(base_ref)}", file, mark.line if mark else None,
+                                     mark.column if mark else None)])
     try:
         base_path = resolve_path(str(base_ref), path.parent)
     except SpecInvalid as exc:
@@ -118,6 +129,15 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
         raise SpecInvalid([SpecError("E209", f"extends cycle: {names}", file,
                                      mark.line if mark else None, mark.column if mark else None)])
     base, base_marks = _read_raw(base_path, [*chain, base_path])
+    for source, source_marks in ((data, marks), (base, base_marks)):
+        for field in ("params", "nodes"):
+            if field in source and not isinstance(source[field], dict):
+                file, mark = source_marks.get((field,), (str(path), None))
+                empty = f" (an empty `{field}:` is null: write `{field}: {{}}` or remove the line)" \
+                    if source[field] is None else ""
+                raise SpecInvalid([SpecError(
+                    "E201", f"{field}: must be a mapping, not {_type_name(source[field])}{empty}", file,
+                    mark.line if mark else None, mark.column if mark else None)])
     merged = {**base, **{k: v for k, v in data.items() if k not in ("nodes", "params")}}
     merged["params"] = {**base.get("params", {}), **data.get("params", {})}
     merged["nodes"] = _merge_nodes(base.get("nodes", {}), data.get("nodes", {}))

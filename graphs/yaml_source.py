@@ -1,9 +1,10 @@
 """Safe YAML reading that remembers where every value came from.
 
 Specs are untrusted input: only plain YAML types are built (no tags that create Python objects),
-duplicate keys are errors rather than silent overwrites, and a document whose aliases would
-expand into a huge structure is refused before it is built. Every value keeps its line and
-column so later checks can point at the exact spot.
+duplicate keys are errors rather than silent overwrites, and a document nested more than 100 levels deep
+or whose aliases would expand into a huge structure is refused before it is built. Bytes that are not UTF-8
+and values YAML cannot build (a 5,000-digit integer, the 13th month) are coded problems too, never exceptions.
+Every value keeps its line and column so later checks can point at the exact spot.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from typing import Any
 import yaml
 
 MAX_EXPANDED_NODES = 20_000
+MAX_DEPTH = 100
 
 Path = tuple[str | int, ...]
 
@@ -53,8 +55,8 @@ def _mark(node: yaml.Node) -> Mark:
 
 
 def _expanded_size(node: yaml.Node, memo: dict[int, int], depth: int = 0) -> int:
-    if depth > 100:
-        raise YamlProblem("E104", "nesting deeper than 100 levels", _mark(node))
+    if depth > MAX_DEPTH:
+        raise YamlProblem("E104", f"nesting deeper than {MAX_DEPTH} levels", _mark(node))
     key = id(node)
     if key in memo:
         return memo[key]
@@ -107,14 +109,53 @@ _SCALAR_LOADER = _ScalarLoader()
 
 
 def _scalar(node: yaml.ScalarNode) -> Any:
-    value = _SCALAR_LOADER.construct_object(node, deep=True)
-    _SCALAR_LOADER.constructed_objects.clear()
+    try:
+        value = _SCALAR_LOADER.construct_object(node, deep=True)
+    except (ValueError, OverflowError) as exc:  # an int past Python's 4,300-digit limit, a date like 2020-13-45
+        shown = node.value if len(node.value) <= 40 else f"{node.value[:20]}...({len(node.value)} characters)"
+        kind = node.tag.rsplit(":", 1)[-1]
+        raise YamlProblem("E201", f"value {shown!r} cannot be read as {kind}: {str(exc).split(';')[0]} "
+                          "(quote it to keep it as text)", _mark(node)) from None
+    finally:
+        _SCALAR_LOADER.constructed_objects.clear()
     return value
+
+
+def decode_text(data: bytes) -> str:
+    """Spec and suite files are UTF-8 text; anything else is a YamlProblem pointing at the first bad byte."""
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = data.count(b"\n", 0, exc.start) + 1
+        column = exc.start - (data.rfind(b"\n", 0, exc.start) + 1) + 1
+        what = "a binary file, not UTF-8 text" if b"\0" in data[:1024] else "not UTF-8 text"
+        raise YamlProblem("E101", f"{what}: byte 0x{data[exc.start]:02x} here is not valid UTF-8 "
+                          "(YAML files must be UTF-8 text)", Mark(line, column)) from None
+
+
+def _position_mark(text: str, position: int) -> Mark:
+    line = text.count("\n", 0, position) + 1
+    return Mark(line, position - (text.rfind("\n", 0, position) + 1) + 1)
+
+
+def _check_depth(text: str) -> None:
+    """Refuse deep nesting from the event stream, before the (recursive) composer could overflow the stack."""
+    depth = 0
+    for event in yaml.parse(text, Loader=yaml.SafeLoader):
+        if isinstance(event, yaml.CollectionStartEvent):
+            depth += 1
+            if depth > MAX_DEPTH:
+                mark = event.start_mark
+                raise YamlProblem("E104", f"nesting deeper than {MAX_DEPTH} levels",
+                                  Mark(mark.line + 1, mark.column + 1))
+        elif isinstance(event, yaml.CollectionEndEvent):
+            depth -= 1
 
 
 def load_source(text: str) -> SourceDoc:
     """Parse YAML text into plain data and marks, or raise YamlProblem with where and why."""
     try:
+        _check_depth(text)
         root = yaml.compose(text, Loader=yaml.SafeLoader)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
@@ -123,6 +164,10 @@ def load_source(text: str) -> SourceDoc:
         if exc.context:
             problem = f"{problem} ({exc.context})"
         raise YamlProblem("E101", f"invalid YAML: {problem}", where) from None
+    except yaml.reader.ReaderError as exc:
+        character = f"U+{exc.character:04X}" if isinstance(exc.character, int) else repr(exc.character)
+        raise YamlProblem("E101", f"invalid YAML: character {character} is not allowed in a YAML file ({exc.reason})",
+                          _position_mark(text, exc.position)) from None
     except yaml.YAMLError as exc:
         raise YamlProblem("E101", f"invalid YAML: {exc}", None) from None
     if root is None:
