@@ -4,13 +4,14 @@ from __future__ import annotations
 
 import json
 import sys
+from pathlib import Path
 from typing import NoReturn
 
 import typer
 from rich.console import Console
 from rich.markup import escape
 
-from coopgraph.llm.factory import apply_offline_env
+from coopgraph.llm.offline import apply_offline_env
 
 app = typer.Typer(no_args_is_help=True, add_completion=False, help="Cooperative embodied LLM agents as graphs.")
 graph_app = typer.Typer(no_args_is_help=True, help="Validate and draw graph specs.")
@@ -56,8 +57,19 @@ def graph_validate(
             failed = True
             results.append({"spec": ref, "valid": False, "errors": [e.as_dict() for e in exc.errors]})
             if not as_json:
+                if not any(Path(e.file).stem == Path(ref).stem for e in exc.errors):
+                    console.print(f"{ref}: invalid; the problems are in what it takes from the spec(s) it extends:",
+                                  markup=False, highlight=False)
                 for error in exc.errors:
                     console.print(str(error), markup=False, highlight=False)
+            continue
+        except Exception as exc:  # a loader bug must not stop the files after this one
+            failed = True
+            message = f"internal error while checking this spec ({type(exc).__name__}: {exc}); please report it"
+            results.append({"spec": ref, "valid": False, "errors": [
+                {"code": None, "message": message, "file": ref, "line": None, "column": None, "hint": ""}]})
+            if not as_json:
+                console.print(f"{ref}: {message}", markup=False, highlight=False)
             continue
         results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
         if not as_json:

@@ -69,12 +69,14 @@ def eval_suite(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with what was run"),
 ) -> None:
     """Run a suite; finished episodes are stored at once, so a rerun resumes where an interrupted one stopped."""
+    from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.parallel import run_jobs
-    from coopgraph.evals.store import open_store
+    from coopgraph.evals.store import StoreDamaged, open_store
     from coopgraph.evals.suite import SuiteInvalid, expand_jobs, load_suite, unknown_members
 
     if backend not in ("local", "ray"):
         fail(f"--backend must be local or ray, not {backend!r}")
+    check_out_folder(out)
     if backend == "ray":
         from coopgraph.evals.ray_backend import BackendUnavailable, import_ray
 
@@ -99,7 +101,11 @@ def eval_suite(
             console.print(f"[yellow]skipping team {escape(label)}:[/yellow] unknown member(s) "
                           f"{', '.join(sorted(set(names)))} (not a baseline or graph spec yet)", highlight=False)
     jobs = expand_jobs(loaded, out, llm=llm, limit=limit, teams=selected, max_steps=max_steps)
-    with open_store(out) as store:
+    try:
+        store = open_store(out)
+    except StoreDamaged as exc:
+        fail(str(exc))
+    with store:
         store.save_suite(loaded.name, str(path), text)
         progress = _progress()
         task = progress.add_task(loaded.name, total=len(jobs), errors=0)
@@ -143,11 +149,15 @@ def report(
     as_json: bool = typer.Option(False, "--json", help="per team: episodes stored and the mean of each metric"),
 ) -> None:
     """Tables in the papers' layouts (markdown + CSV) and plots from a result store."""
+    from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.report import write_report
+    from coopgraph.evals.store import StoreDamaged
 
+    if out is not None:
+        check_out_folder(out)
     try:
         result = write_report(folder, out)
-    except FileNotFoundError as exc:
+    except (FileNotFoundError, StoreDamaged) as exc:
         fail(str(exc))
     if as_json:
         emit_json(result)
@@ -163,12 +173,19 @@ def trace_view(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Write one self-contained HTML page for a run: timeline, dialogue, map replay, decisions, graph, metrics."""
-    from coopgraph.evals.trace_view import write_view
+    from coopgraph.evals.trace_view import NotATrace, write_view
 
     if not trace.is_file():
         fail(f"no trace file {trace}")
     target = output or trace.with_suffix(".html")
-    info = write_view(trace, target)
+    if target.resolve() == trace.resolve():
+        fail(f"--output {target} is the trace itself; name an .html file")
+    if target.is_dir():
+        fail(f"--output {target} is a folder; name an .html file")
+    try:
+        info = write_view(trace, target)
+    except NotATrace as exc:
+        fail(str(exc))
     if as_json:
         emit_json(info)
     else:

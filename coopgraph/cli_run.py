@@ -33,6 +33,80 @@ def _parse_options(pairs: list[str]) -> dict[str, Any]:
     return options
 
 
+_RESERVED_OPTIONS = {"episode": "--episode", "num_agents": "--team (one agent per member)"}
+
+
+def _option_kinds(env_name: str) -> dict[str, type]:
+    """The simple type (int, float, bool, str) of each keyword a world takes, read from its factory's defaults,
+    the class it returns and that class's pydantic `config`; used only to name a bad value's type before the world
+    sees it (the world itself still checks everything when it is built)."""
+    import inspect
+    import typing
+
+    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.envs.registry import factory as env_factory
+
+    simple = (int, float, bool, str)
+    out: dict[str, type] = {}
+    try:
+        factory = env_factory(env_name)
+    except UnknownEnvironmentError:
+        return out  # building the world names the known ones
+    try:
+        returned = typing.get_type_hints(factory).get("return")
+        signatures = [inspect.signature(factory)]
+        if inspect.isclass(returned):
+            signatures.append(inspect.signature(returned))
+            config = typing.get_type_hints(returned.__init__).get("config")
+            for model in typing.get_args(config) or (config,):
+                for name, field in (getattr(model, "model_fields", None) or {}).items():
+                    if field.annotation in simple:
+                        out.setdefault(name, field.annotation)
+    except Exception:  # noqa: BLE001 - unreadable annotations only cost the clearer message
+        return out
+    for signature in signatures:
+        for name, param in signature.parameters.items():
+            if type(param.default) in simple:
+                out[name] = type(param.default)
+    return out
+
+
+def _check_env_options(env_name: str, options: dict[str, Any], episode: str, agents: int) -> None:
+    """Refuse an --env-opt the world does not take, or a value of the wrong type, in one line."""
+    from pydantic import ValidationError
+
+    from coopgraph import envs
+
+    for key in options:
+        if key in _RESERVED_OPTIONS:
+            fail(f"--env-opt {key}=...: set it with {_RESERVED_OPTIONS[key]} instead")
+    kinds = _option_kinds(env_name)
+    names = {int: "a whole number", float: "a number", bool: "true or false", str: "text"}
+    for key, value in options.items():
+        kind = kinds.get(key)
+        fits = kind is None or (kind is float and isinstance(value, int | float) and not isinstance(value, bool)) \
+            or (kind is int and isinstance(value, int) and not isinstance(value, bool)) \
+            or (kind is bool and isinstance(value, bool)) or kind is str
+        if not fits:
+            fail(f"--env-opt {key}={value}: {key} takes {names[kind]} in world {env_name!r}")
+        if kind is str and not isinstance(value, str):
+            options[key] = str(value)
+    try:
+        envs.make(env_name, episode=episode, num_agents=agents, **options).close()
+    except TypeError as exc:
+        if "unexpected keyword argument" in str(exc):
+            unknown = [k for k in options if k not in kinds]
+            takes = ", ".join(sorted(set(kinds) - set(_RESERVED_OPTIONS))) or "no options"
+            fail(f"--env-opt: world {env_name!r} takes no option {', '.join(map(repr, unknown))}; it takes: {takes}")
+        fail(f"--env-opt: {exc}")
+    except ValidationError as exc:
+        problems = "; ".join(f"{'.'.join(map(str, e['loc']))}: {e['msg']}" for e in exc.errors())
+        fail(f"--env-opt: {problems}")
+    except (ValueError, KeyError) as exc:
+        envs.make(env_name, episode=episode, num_agents=agents).close()  # not the options' fault: raises again
+        fail(f"--env-opt: {exc.args[0] if exc.args else exc}")
+
+
 def _live_printer(record: dict[str, Any]) -> None:
     kind = record["type"]
     who = record.get("agent", "?")
@@ -82,6 +156,13 @@ def _print_result(payload: dict[str, Any]) -> None:
     console.print(f"trace: {payload['trace_path']}", highlight=False)
 
 
+def check_out_folder(out: Path, flag: str = "--out") -> None:
+    """`--out` must be a folder (existing or new), not a file or a path through one."""
+    for part in (out, *out.parents):
+        if part.exists() and not part.is_dir():
+            fail(f"{flag} {out}: {part} is a file; {flag} takes a folder (existing or new)")
+
+
 @app.command("run")
 def run(
     env: str = typer.Option("cwah", "--env", help="environment name (coopgraph.envs.registered())"),
@@ -98,12 +179,18 @@ def run(
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch
 
+    if max_steps is not None and max_steps < 1:
+        fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
+    check_out_folder(out)
     try:
         members = parse_team(team)
+        options = _parse_options(env_opt)
+        if options:
+            _check_env_options(env, options, episode, len(members))
         warnings = [] if as_json else [prompt_mismatch(m, llm) for m in dict.fromkeys(members)]
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
-        payload = _run_live(env, _parse_options(env_opt), episode, members, llm, max_steps, out,
+        payload = _run_live(env, options, episode, members, llm, max_steps, out,
                             live=not as_json, seed=seed)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))

@@ -9,13 +9,14 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from pettingzoo import ParallelEnv
+if TYPE_CHECKING:  # pettingzoo is imported by the worlds themselves, not by naming them
+    from pettingzoo import ParallelEnv
 
-from coopgraph.envs.protocol import AgentKit
+    from coopgraph.envs.protocol import AgentKit
 
-EnvFactory = Callable[..., ParallelEnv]
+EnvFactory = Callable[..., "ParallelEnv"]
 
 _REGISTRY: dict[str, EnvFactory | str] = {}
 
@@ -43,17 +44,22 @@ def _resolve(factory: EnvFactory | str) -> EnvFactory:
     return getattr(importlib.import_module(module_name), attribute)
 
 
-def make(name: str, **options: Any) -> ParallelEnv:
-    """Create the environment registered as `name` with `options` passed to its factory."""
+def factory(name: str) -> EnvFactory:
+    """The callable registered as `name` (imported now if it was registered lazily), to read its signature."""
     if name not in _REGISTRY:
         raise UnknownEnvironmentError(
             f"unknown environment {name!r}; registered: {', '.join(registered()) or '(none)'}. "
             "Hint: check the spelling or call coopgraph.envs.register(name, factory) first."
         )
-    return _resolve(_REGISTRY[name])(**options)
+    return _resolve(_REGISTRY[name])
 
 
-KitFactory = Callable[[dict[str, Any]], AgentKit]
+def make(name: str, **options: Any) -> ParallelEnv:
+    """Create the environment registered as `name` with `options` passed to its factory."""
+    return factory(name)(**options)
+
+
+KitFactory = Callable[[dict[str, Any]], "AgentKit"]
 
 
 @dataclass(frozen=True)

@@ -47,6 +47,9 @@ def run_configured(
     those per member (None for baselines) when members use different models."""
     from coopgraph.llm.factory import make_lm
 
+    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
+        raise ValueError(f"max_steps must be a whole number of 1 or more, got {max_steps!r} (None runs to the "
+                         "environment's horizon)")
     env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = "+".join(Path(t).stem for t in team_names)

@@ -52,22 +52,93 @@ CREATE TABLE IF NOT EXISTS suites (
 ALL_COLUMNS = (*TEXT_COLUMNS, *INT_COLUMNS, *METRIC_COLUMNS, *JSON_COLUMNS, *TIME_COLUMNS)
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+class StoreDamaged(Exception):
+    """The result store file exists but cannot be used; it is left exactly as it was found."""
+
+    def __init__(self, path: Path, reason: str) -> None:
+        self.path, self.reason = path, reason
+        super().__init__(damaged_message(path, reason))
+
+
+def damaged_message(path: Path, reason: str) -> str:
+    """What is wrong with a store and how to recover, in one paragraph."""
+    folder = path.parent
+    sidecars = [p.name for p in (Path(f"{path}-wal"), Path(f"{path}-shm")) if p.exists()]
+    also = f" (with {' and '.join(sidecars)})" if sidecars else ""
+    traces = folder / "traces"
+    kept = (f"the traces of the runs it recorded are still under {traces}; copy them elsewhere first if you want to "
+            "keep them, since a rerun writes each episode's trace anew") if traces.is_dir() else \
+        "no traces were found next to it"
+    return (f"result store {path} is damaged: {reason}. It was left untouched. To recover, move it aside{also} "
+            f"(e.g. mv {path} {path}.damaged) and rerun `coopgraph eval SUITE --out {folder}` to build a new "
+            f"store; {kept}.")
+
+
+def _busy(exc: sqlite3.Error) -> bool:
+    """A store another process holds is not a damaged one."""
+    return isinstance(exc, sqlite3.OperationalError) and ("locked" in str(exc) or "busy" in str(exc))
+
+
+def _check_intact(path: Path) -> None:
+    """Refuse a store file that is not a readable SQLite database, before anything could write to it."""
+    if not path.is_file():
+        raise StoreDamaged(path, "it is not a regular file")
+    size = path.stat().st_size
+    if size == 0:
+        raise StoreDamaged(path, "the file is empty (0 bytes), so whatever it held is gone")
+    with path.open("rb") as fh:
+        head = fh.read(len(SQLITE_HEADER))
+    if head != SQLITE_HEADER:
+        kind = "a text file" if head and all(32 <= b < 127 or b in (9, 10, 13) for b in head) else "other data"
+        raise StoreDamaged(path, f"it is not an SQLite database ({size} bytes of {kind})")
+    try:
+        conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro&immutable=1", uri=True)
+    except sqlite3.Error as exc:
+        raise StoreDamaged(path, f"SQLite cannot open it ({exc})") from None
+    try:
+        problems = [r[0] for r in conn.execute("PRAGMA quick_check")]
+        tables = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    except sqlite3.DatabaseError as exc:
+        if _busy(exc):
+            raise
+        raise StoreDamaged(path, f"SQLite cannot read it ({exc})") from None
+    finally:
+        conn.close()
+    if problems != ["ok"]:
+        raise StoreDamaged(path, f"SQLite's integrity check fails ({'; '.join(problems[:3])})")
+    if tables and "runs" not in tables:
+        names = ", ".join(sorted(tables))
+        raise StoreDamaged(path, f"it is an SQLite database but not a result store (tables: {names})")
+
+
 class ResultStore:
-    """Reads and writes `DIR/results.sqlite`; safe to reopen after any interruption."""
+    """Reads and writes `DIR/results.sqlite`; safe to reopen after any interruption. An existing file that is
+    not a sound store raises StoreDamaged and is never written to."""
 
     def __init__(self, folder: str | Path) -> None:
         self.folder = Path(folder)
         self.folder.mkdir(parents=True, exist_ok=True)
         self.path = self.folder / STORE_NAME
+        if self.path.exists():
+            _check_intact(self.path)
         self.conn = sqlite3.connect(self.path, timeout=30.0, isolation_level=None)
         self.conn.row_factory = sqlite3.Row
-        self.conn.execute("PRAGMA journal_mode=WAL")
-        self.conn.execute("PRAGMA synchronous=FULL")
-        with self._transaction():
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    self.conn.execute(statement)
-            self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        try:
+            self.conn.execute("PRAGMA journal_mode=WAL")
+            self.conn.execute("PRAGMA synchronous=FULL")
+            with self._transaction():
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        self.conn.execute(statement)
+                self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+        except sqlite3.DatabaseError as exc:
+            self.conn.close()
+            if _busy(exc):
+                raise
+            raise StoreDamaged(self.path, f"SQLite cannot use it ({exc})") from None
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:

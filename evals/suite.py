@@ -15,7 +15,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from coopgraph.graphs.yaml_source import YamlProblem, load_source
+from coopgraph.graphs.yaml_source import YamlProblem, decode_text, load_source
 
 SUITES_DIR = Path(__file__).parent / "suites"
 
@@ -194,7 +194,14 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
 def load_suite(ref: str | Path) -> tuple[Suite, Path, str]:
     """The validated suite, its path and its text (the store keeps the text for the report)."""
     path = resolve_suite_path(ref)
-    text = path.read_text(encoding="utf-8")
+    try:
+        text = decode_text(path.read_bytes())
+    except OSError as exc:
+        raise SuiteInvalid([SuiteError(str(path), None, None, f"cannot read suite file: {exc.strerror}")]) from None
+    except YamlProblem as problem:
+        mark = problem.mark
+        raise SuiteInvalid([SuiteError(str(path), mark.line if mark else None, mark.column if mark else None,
+                                       problem.message)]) from None
     return parse_suite(text, str(path)), path, text
 
 
