@@ -3,46 +3,128 @@
 Both the graph and DSPy optimizers call the same `dspy.Predict`, so the prompt an optimizer tunes
 (its instructions and demos) is the prompt that runs. The adapter also owns the answer contract:
 a constrained choice parsed leniently, retried when unusable, then reported as invalid instead of
-raising, so one bad answer never stops an episode.
+raising, so one bad answer never stops an episode. Attempts stop at the LM's per-decision deadline or
+when it has given up on its server, and an unusable reply is discarded from the response cache so that
+the retry asks the model again.
+
+Importing this module costs no dspy (node modules import it, and so do commands that need no model: `graph
+validate`, `nodes`): the program classes and the adapter are declared here as `DspyDeferred` classes that
+become real `dspy.Module` / `dspy.Adapter` subclasses when the first instance is built, at compile time.
 """
 
 from __future__ import annotations
 
-from typing import Any, Literal, cast
+import time
+from functools import cache
+from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
-import dspy
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.llm.constraints import AnswerFormat, ChoiceConstraint, max_tokens_for
+from coopgraph.llm.text import strip_control
 from coopgraph.nodes.choice_parsing import parse_choice
 from coopgraph.prompts.render import render_messages
 
-
-class ChooseOption(dspy.Signature):
-    """Pick the listed action that moves the team fastest towards its goal."""
-
-    context: dict = dspy.InputField(desc="template variables: goal, state, history")
-    options: list[str] = dspy.InputField(desc="the actions that can be taken now")
-    reasoning: str = dspy.OutputField(desc="one short line of thought")
-    answer: str = dspy.OutputField(desc="the chosen option, exactly as listed")
+if TYPE_CHECKING:
+    import dspy
 
 
-class WriteText(dspy.Signature):
-    """Write the short text the template asks for."""
+# ----------------------------------------------------------------------------- dspy classes built on first use
+class DspyDeferred(type):
+    """Metaclass of classes that subclass a dspy class (`dspy_base`, e.g. "Module") only once one is built.
 
-    context: dict = dspy.InputField(desc="template variables")
-    text: str = dspy.OutputField(desc="the reply")
+    Declaring such a class, or subclassing it (a node's own program), imports nothing; building an instance
+    builds, once per class, a subclass with the dspy base added last, so the instance is a real dspy object:
+    `isinstance(ChoiceProgram(), dspy.Module)` and `isinstance(ChoiceProgram(), ChoiceProgram)` both hold.
+    """
+
+    dspy_base: str
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return with_dspy_base(cls)(*args, **kwargs)
 
 
-def _complete(lm: Any, messages: list[dict[str, str]], **kwargs: Any) -> str:
-    """Call coopgraph's LM directly (constraints, tracing); any other dspy LM the plain way."""
+@cache
+def _built_meta(base_meta: type) -> type:
+    """A metaclass for the built classes: a DspyDeferred (as the declared class is) that constructs like the
+    dspy base's own metaclass (dspy.Module's initialises every instance before `__init__`)."""
+    return type(f"DspyDeferred{base_meta.__name__}", (DspyDeferred, base_meta), {"__call__": base_meta.__call__})
+
+
+def _new_built(declared: type) -> Any:
+    """An empty instance of the declared class's built class: how pickle and deepcopy rebuild one."""
+    built: Any = with_dspy_base(declared)
+    return built.__new__(built)
+
+
+@cache
+def with_dspy_base(declared: type) -> type:
+    """The real dspy class behind a DspyDeferred class (same name, module and behaviour)."""
+    import dspy
+
+    base: type = getattr(dspy, cast(DspyDeferred, declared).dspy_base)
+    base_meta: type = type(base)
+
+    def __reduce_ex__(self: Any, protocol: Any) -> Any:  # the built class has no importable name: rebuild by
+        reduced = object.__reduce_ex__(self, protocol)  # the declared one, which has
+        return (_new_built, (declared,), *cast(tuple, reduced)[2:])
+
+    namespace = {"__module__": declared.__module__, "__qualname__": declared.__qualname__,
+                 "__doc__": declared.__doc__, "__reduce_ex__": __reduce_ex__}
+    return cast(type, _built_meta(base_meta)(declared.__name__, (declared, base), namespace))
+
+
+@cache
+def signatures() -> dict[str, type[dspy.Signature]]:
+    """The two signatures node programs predict with, built at first use (`ChooseOption`, `WriteText`)."""
+    import dspy
+
+    class ChooseOption(dspy.Signature):
+        """Pick the listed action that moves the team fastest towards its goal."""
+
+        context: dict = dspy.InputField(desc="template variables: goal, state, history")
+        options: list[str] = dspy.InputField(desc="the actions that can be taken now")
+        reasoning: str = dspy.OutputField(desc="one short line of thought")
+        answer: str = dspy.OutputField(desc="the chosen option, exactly as listed")
+
+    class WriteText(dspy.Signature):
+        """Write the short text the template asks for."""
+
+        context: dict = dspy.InputField(desc="template variables")
+        text: str = dspy.OutputField(desc="the reply")
+
+    for signature in (ChooseOption, WriteText):
+        signature.__module__, signature.__qualname__ = __name__, signature.__name__
+    return {"ChooseOption": ChooseOption, "WriteText": WriteText}
+
+
+def __getattr__(name: str) -> Any:
+    """`ChooseOption` and `WriteText` stay importable from here (they import dspy when asked for)."""
+    if name in ("ChooseOption", "WriteText"):
+        return signatures()[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+# ----------------------------------------------------------------------------- asking and checking
+def _complete(lm: Any, messages: list[dict[str, str]], **kwargs: Any) -> tuple[str, Any]:
+    """Call coopgraph's LM directly (constraints, tracing); any other dspy LM the plain way.
+
+    Returns the reply without control characters, and coopgraph's completion (None for another LM) so that an
+    unusable reply can be discarded from the response cache."""
     if hasattr(lm, "complete_chat"):
-        return lm.complete_chat(messages, **kwargs).text
+        done = lm.complete_chat(messages, **kwargs)
+        return strip_control(done.text), done
     kwargs.pop("constraint", None)
     kwargs.pop("trace", None)
     outputs = lm(messages=messages, **kwargs)
     first = outputs[0] if outputs else ""
-    return first.get("text", "") if isinstance(first, dict) else str(first)
+    return strip_control(first.get("text", "") if isinstance(first, dict) else str(first)), None
+
+
+def _discard(lm: Any, done: Any) -> None:
+    """Forget an unusable reply in the LM's response cache, so the retry asks the model instead of the cache."""
+    if done is not None and hasattr(lm, "discard"):
+        lm.discard(done)
 
 
 def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int = 48) -> bool:
@@ -55,8 +137,10 @@ def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int 
     return any(system[i:i + window] in text for i in range(0, len(system) - window + 1, window // 2))
 
 
-class JinjaAdapter(dspy.Adapter):
-    """Formats a signature's inputs through one Jinja template; demos become prior chat turns."""
+class JinjaAdapter(metaclass=DspyDeferred):
+    """Formats a signature's inputs through one Jinja template; demos become prior chat turns (a dspy.Adapter)."""
+
+    dspy_base: ClassVar[str] = "Adapter"
 
     def __init__(
         self,
@@ -128,11 +212,21 @@ class JinjaAdapter(dspy.Adapter):
         messages = self.format(signature, demos, inputs)
         constraint = self.constraint_for(inputs)
         max_tokens = max_tokens_for(constraint) if constraint else self.max_tokens
+        deadline_s = getattr(lm, "decision_deadline_s", None)
+        started = time.monotonic()
         errors: list[str] = []
         raw = ""
+        attempts = 0
         for attempt in range(1, self.retries + 2):
+            if attempt > 1 and getattr(lm, "gave_up", False):
+                errors.append("no more attempts: the LM gave up on its server")
+                break
+            if attempt > 1 and deadline_s is not None and time.monotonic() - started >= deadline_s:
+                errors.append(f"no more attempts: the decision's deadline ({deadline_s:g} s) has passed")
+                break
+            attempts = attempt
             try:
-                raw = _complete(
+                raw, done = _complete(
                     lm, messages, constraint=constraint, max_tokens=max_tokens,
                     trace={"node": self.node_name, "attempt": attempt}, **lm_kwargs,
                 )
@@ -142,10 +236,12 @@ class JinjaAdapter(dspy.Adapter):
             if constraint is None:
                 if echoes_instructions(raw, messages):
                     errors.append("reply repeats the prompt's instructions")
+                    _discard(lm, done)
                     continue
                 if raw.strip():
                     return [{"text": raw.strip(), "valid": True, "attempts": attempt, "raw": raw}]
                 errors.append("empty reply")
+                _discard(lm, done)
                 continue
             index, reasoning = parse_choice(raw, constraint)
             if index is not None:
@@ -154,30 +250,41 @@ class JinjaAdapter(dspy.Adapter):
                     "valid": True, "attempts": attempt, "raw": raw,
                 }]
             errors.append(f"unusable answer: {raw[:120]!r}")
-        invalid: dict[str, Any] = {"valid": False, "attempts": self.retries + 1, "raw": raw, "errors": errors}
+            _discard(lm, done)
+        invalid: dict[str, Any] = {"valid": False, "attempts": attempts, "raw": raw, "errors": errors}
         if constraint is None:
             return [{"text": "", **invalid}]
         return [{"reasoning": "", "answer": "", "index": None, **invalid}]
 
 
-class ChoiceProgram(dspy.Module):
-    """A node's tunable choice: `dspy.Predict(ChooseOption)` rendered through the node's template."""
+class ChoiceProgram(metaclass=DspyDeferred):
+    """A node's tunable choice: `dspy.Predict(ChooseOption)` rendered through the node's template (a dspy.Module)."""
+
+    dspy_base: ClassVar[str] = "Module"
 
     def __init__(self, instructions: str | None = None) -> None:
+        import dspy
+
         super().__init__()
-        signature = ChooseOption.with_instructions(instructions) if instructions else ChooseOption
+        choose = signatures()["ChooseOption"]
+        signature = choose.with_instructions(instructions) if instructions else choose
         self.predict = dspy.Predict(signature)
 
     def forward(self, context: dict[str, Any], options: list[str]) -> dspy.Prediction:
         return self.predict(context=context, options=options)
 
 
-class TextProgram(dspy.Module):
-    """A node's tunable free-text generation (messages, descriptions)."""
+class TextProgram(metaclass=DspyDeferred):
+    """A node's tunable free-text generation (messages, descriptions); a dspy.Module."""
+
+    dspy_base: ClassVar[str] = "Module"
 
     def __init__(self, instructions: str | None = None) -> None:
+        import dspy
+
         super().__init__()
-        signature = WriteText.with_instructions(instructions) if instructions else WriteText
+        write = signatures()["WriteText"]
+        signature = write.with_instructions(instructions) if instructions else write
         self.predict = dspy.Predict(signature)
 
     def forward(self, context: dict[str, Any]) -> dspy.Prediction:
@@ -186,6 +293,8 @@ class TextProgram(dspy.Module):
 
 def run_program(program: dspy.Module, adapter: JinjaAdapter, lm: Any, **inputs: Any) -> dspy.Prediction:
     """Run a node's program with its adapter and the agent's LM, without touching global settings."""
+    import dspy
+
     with dspy.context(lm=lm, adapter=adapter):
         return program(**inputs)
 

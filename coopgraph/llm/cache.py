@@ -3,6 +3,9 @@
 LangChain keys a lookup by the rendered prompt and the model's parameters (model name,
 temperature, grammar, max tokens...). langchain-community's SQLite cache would pull in a large
 dependency tree, so this is the few lines it takes over `sqlite3`, safe for parallel processes.
+
+A reply the caller finds unusable is evicted (`evict`, with the key `take_last_key` gives for the call just
+made), so a retry asks the model again instead of reading the same unusable reply back.
 """
 
 from __future__ import annotations
@@ -20,6 +23,29 @@ from langchain_core.messages import AIMessage
 from langchain_core.outputs import ChatGeneration, Generation
 
 CACHE_HIT = "coopgraph_cache_hit"
+
+# Transport knobs of a serialized chat model: how long to wait and how often to retry never changes a reply, so
+# keys do not depend on them; they are pinned to the values every key was first written with (timeout 120 s,
+# 2 retries), so responses stored before these became settings still answer.
+_TRANSPORT_PINNED: dict[str, object] = {"max_retries": 2, "request_timeout": 120.0}
+
+
+def _without_transport(llm_string: str) -> str:
+    """LangChain's `llm_string` (serialized model `---` call params) with the transport knobs pinned."""
+    head, sep, tail = llm_string.partition("---")
+    if not sep or not head.startswith("{"):
+        return llm_string
+    try:
+        data = json.loads(head)
+    except ValueError:
+        return llm_string
+    kwargs = data.get("kwargs") if isinstance(data, dict) else None
+    if not isinstance(kwargs, dict) or not any(k in kwargs for k in _TRANSPORT_PINNED):
+        return llm_string
+    for name, value in _TRANSPORT_PINNED.items():
+        if name in kwargs:
+            kwargs[name] = value
+    return json.dumps(data, sort_keys=True) + sep + tail
 
 
 def _plain(generation: Generation) -> dict[str, Any]:
@@ -51,14 +77,25 @@ class SQLiteResponseCache(BaseCache):
 
     @staticmethod
     def _key(prompt: str, llm_string: str) -> str:
-        return hashlib.sha256(f"{llm_string}\x00{prompt}".encode()).hexdigest()
+        return hashlib.sha256(f"{_without_transport(llm_string)}\x00{prompt}".encode()).hexdigest()
+
+    def take_last_key(self) -> str | None:
+        """The key this thread last read a hit from or wrote, then forgotten (call it before and after a call)."""
+        key = getattr(self._local, "last_key", None)
+        self._local.last_key = None
+        return key
+
+    def evict(self, key: str) -> None:
+        """Forget one stored response (an unusable reply must not answer the retry)."""
+        with self._conn() as conn:
+            conn.execute("DELETE FROM responses WHERE key = ?", (key,))
 
     def lookup(self, prompt: str, llm_string: str) -> Sequence[Generation] | None:
-        row = self._conn().execute(
-            "SELECT value FROM responses WHERE key = ?", (self._key(prompt, llm_string),)
-        ).fetchone()
+        key = self._key(prompt, llm_string)
+        row = self._conn().execute("SELECT value FROM responses WHERE key = ?", (key,)).fetchone()
         if row is None:
             return None
+        self._local.last_key = key
         return [
             ChatGeneration(message=AIMessage(
                 content=item["content"], usage_metadata=item.get("usage"),
@@ -68,11 +105,13 @@ class SQLiteResponseCache(BaseCache):
         ]
 
     def update(self, prompt: str, llm_string: str, return_val: Sequence[Generation]) -> None:
+        key = self._key(prompt, llm_string)
         with self._conn() as conn:
             conn.execute(
                 "INSERT OR REPLACE INTO responses (key, value) VALUES (?, ?)",
-                (self._key(prompt, llm_string), json.dumps([_plain(g) for g in return_val])),
+                (key, json.dumps([_plain(g) for g in return_val])),
             )
+        self._local.last_key = key
 
     def clear(self, **kwargs: Any) -> None:
         with self._conn() as conn:

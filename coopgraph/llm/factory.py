@@ -4,22 +4,17 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from langchain_openai import ChatOpenAI
-
-from coopgraph.llm.cache import SQLiteResponseCache
-from coopgraph.llm.client import CoopLM
+from coopgraph.llm.offline import OFFLINE_ENV, apply_offline_env
 from coopgraph.llm.settings import LLMSettings, parse_setting
 
-OFFLINE_ENV = {"ANONYMIZED_TELEMETRY": "False", "LITELLM_LOCAL_MODEL_COST_MAP": "True", "HF_HUB_OFFLINE": "1",
-               "DSPY_CACHEDIR": str(Path.home() / ".cache" / "coopgraph" / "dspy")}
+if TYPE_CHECKING:  # the LLM stack is imported when a model is built, never by commands that need none
+    from langchain_openai import ChatOpenAI
 
+    from coopgraph.llm.client import CoopLM
 
-def apply_offline_env() -> None:
-    """Make every library stay off the network at run time (telemetry, cost maps, hubs)."""
-    for key, value in OFFLINE_ENV.items():
-        os.environ.setdefault(key, value)
+__all__ = ["OFFLINE_ENV", "apply_offline_env", "chat_model_for", "default_cache_path", "make_lm"]
 
 
 def default_cache_path() -> Path:
@@ -28,7 +23,11 @@ def default_cache_path() -> Path:
 
 
 def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
-    """A ChatOpenAI pointed at the right server, with transport retries and a timeout."""
+    """A ChatOpenAI pointed at the right server; the setting's `timeout_s` bounds each request and `max_retries`
+    its transport retries (the openai client's backoff), so a silent server costs at most
+    timeout_s x (max_retries + 1) per call."""
+    from langchain_openai import ChatOpenAI
+
     if settings.kind == "local":
         from coopgraph.llm.server import local_url
 
@@ -52,6 +51,9 @@ def make_lm(
     setting: str | LLMSettings | None = None, *, tracer: Any = None, cache: bool | str | Path = True
 ) -> CoopLM:
     """`make_lm("local")`, `make_lm("openai:gpt-4o-mini")`...; responses cached on disk unless cache=False."""
+    from coopgraph.llm.cache import SQLiteResponseCache
+    from coopgraph.llm.client import CoopLM
+
     apply_offline_env()
     settings = setting if isinstance(setting, LLMSettings) else parse_setting(setting)
     store = None
@@ -60,4 +62,5 @@ def make_lm(
     chat = chat_model_for(settings, cache=store)
     lazy = settings.lazy_grammar and settings.backend == "llamacpp" and settings.temperature == 0
     return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public(),
-                  lazy_grammar=lazy)
+                  lazy_grammar=lazy, decision_deadline_s=settings.decision_deadline_s,
+                  max_failures=settings.max_failures)

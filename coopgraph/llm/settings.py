@@ -37,8 +37,15 @@ class LLMSettings(BaseModel):
     api_key: SecretStr | None = None
     temperature: float = 0.0
     seed: int = 0
-    timeout_s: float = Field(default=120.0, gt=0)
-    max_retries: int = Field(default=2, ge=0)
+    timeout_s: float = Field(default=120.0, gt=0, description="longest wait for one request to the server")
+    max_retries: int = Field(
+        default=1, ge=0, le=10, description="transport retries of one request (connection errors, timeouts, 5xx)")
+    decision_deadline_s: float = Field(
+        default=300.0, gt=0, description="a node starts no new attempt at one decision after this long; it then "
+        "takes its declared fallback")
+    max_failures: int = Field(
+        default=2, ge=1, le=100, description="consecutive failed calls after which this run's LM stops asking the "
+        "server: every later call fails at once (counted), so nodes take their fallback without waiting")
     n_ctx: int = 4096
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
     reasoning_chars_max: int | None = Field(
@@ -56,9 +63,21 @@ class LLMSettings(BaseModel):
         return data
 
 
+# How long to wait for a model and how often to try, from the environment (a run against a slow server).
+PATIENCE_ENV = {"timeout_s": "COOPGRAPH_LLM_TIMEOUT_S", "max_retries": "COOPGRAPH_LLM_MAX_RETRIES",
+                "decision_deadline_s": "COOPGRAPH_LLM_DECISION_DEADLINE_S",
+                "max_failures": "COOPGRAPH_LLM_MAX_FAILURES"}
+
+
 def parse_setting(setting: str | None = None, **overrides: object) -> LLMSettings:
-    """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ..."""
+    """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ...
+
+    The waiting knobs (`timeout_s`, `max_retries`, `decision_deadline_s`, `max_failures`) may also come from
+    `COOPGRAPH_LLM_TIMEOUT_S` and its siblings (`PATIENCE_ENV`); explicit overrides win."""
     setting = (setting or os.environ.get("COOPGRAPH_LLM") or "local").strip()
+    for field_name, variable in PATIENCE_ENV.items():
+        if os.environ.get(variable):
+            overrides.setdefault(field_name, os.environ[variable])
     if setting in MODEL_FILES:
         overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
         overrides.setdefault("answer_format", MODEL_FILES[setting].answer_format)
