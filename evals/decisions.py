@@ -243,8 +243,8 @@ class DecisionRenderer:
         """Facts, options and chat messages exactly as the spec's nodes would produce them for this snapshot."""
         kit = envs.agent_kit(snap.env_info["env"], snap.env_info)
         memory = AgentMemory(semantic=copy.deepcopy(snap.belief), episodic=snap.episodic, procedural=kit.skillbook)
-        resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory, skillbook=kit.skillbook,
-                                   affordances=kit.affordances, kit=kit, extra={"agents": list(agents)})
+        resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory,
+                                   affordances=kit.affordances, kit=kit, agents=list(agents))
         facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
         listed = self._run("planning.list_actions", {"message": None, "facts": facts}, resources)
         facts = listed.get("facts", facts)  # a spec may have list_actions add notes (distances) to the facts

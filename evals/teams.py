@@ -39,11 +39,13 @@ def member_kind(name: str) -> str:
 
 
 def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None,
-              env: str | None = None) -> list[Any]:
+              env: str | None = None, checkpointer: Any = None) -> list[Any]:
     """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
     may use different models), else from `lm_factory`; each factory is called at most once. With `env`, each
-    graph member's spec is first checked against that world's kit (capabilities, prompt templates)."""
-    from coopgraph.evals.graph_agent import GraphAgent
+    graph member's spec is first checked against that world's kit (capabilities, prompt templates). Graph
+    members save their steps with `checkpointer` (one per team; LangGraph's in-memory saver by default)."""
+    from coopgraph.agent import GraphAgent
+    from coopgraph.checkpoints import memory_saver
     from coopgraph.graphs.compiler import compile_spec
 
     kinds = [member_kind(n) for n in names]
@@ -64,7 +66,9 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
         except SpecInvalid as exc:
             raise UnknownMemberError(str(exc)) from None
         lm = made.setdefault(id(factory), factory())
-        graph = compiled.setdefault(name, compile_spec(loaded))
+        if checkpointer is None:
+            checkpointer = memory_saver()
+        graph = compiled.setdefault(name, compile_spec(loaded, checkpointer=checkpointer))
         team.append(GraphAgent(loaded, lm=lm, graph=graph))
     return team
 

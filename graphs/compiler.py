@@ -1,15 +1,16 @@
-"""Compiling a validated spec into a LangGraph `StateGraph` over the shared `AgentState`.
+"""Compiling a validated spec into a LangGraph `StateGraph`: per-step keys plus the channels its nodes keep.
 
-One compiled graph can serve many agents: each invocation receives that agent's resources as the
-LangGraph runtime context, and every node run is wrapped so it is traced and its writes are
-checked against what the node declared.
+One compiled graph can serve many agents: each invocation receives that agent's resources as the LangGraph
+runtime context and runs on that agent's thread, every node run is wrapped so it is traced and its writes are
+checked against what the node declared, and the step ends by committing the channels (belief, history, running
+plan, each method's record), which nodes change in place, so the checkpointer saves them with the step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypedDict
 
 from langgraph.graph import END as LG_END
 from langgraph.graph import START, StateGraph
@@ -17,17 +18,16 @@ from langgraph.runtime import Runtime
 
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.graphs.spec import END, GraphSpec, NodeSpec, RouterEdge
+from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.nodes.context import AgentResources, NodeContext
 from coopgraph.nodes.registry import NODES, ROUTERS, NodeInfo, RouterInfo
-from coopgraph.nodes.state import AgentState
+from coopgraph.nodes.state import BELIEF, CHANNELS, CORE_CHANNELS, AgentState, memory_view
+
+COMMIT = "commit_channels"  # the internal last node of every step
 
 
 class NodeContractError(RuntimeError):
     """A node wrote a key it did not declare, or a router returned a branch it did not declare."""
-
-
-def _target(name: str) -> str:
-    return LG_END if name == END else name
 
 
 def build_program(info: NodeInfo, node: NodeSpec, spec_dir: Path) -> Any:
@@ -42,14 +42,14 @@ def build_program(info: NodeInfo, node: NodeSpec, spec_dir: Path) -> Any:
 
 def _node_runner(
     node_id: str, node: NodeSpec, info: NodeInfo, program: Any
-) -> Callable[[AgentState, Runtime[AgentResources]], dict[str, Any]]:
+) -> Callable[[Any, Runtime[AgentResources]], dict[str, Any]]:
     params = info.params.model_validate(node.params)
     prompt = node.prompt or info.prompt
     declared = set(info.writes)
 
-    def run(state: AgentState, runtime: Runtime[AgentResources]) -> dict[str, Any]:
+    def run(state: Any, runtime: Runtime[AgentResources]) -> dict[str, Any]:
         resources = runtime.context or AgentResources()
-        ctx = NodeContext(node_id, info.name, params, resources, prompt, program)
+        ctx = NodeContext(node_id, info.name, params, resources, prompt, program, step_memory(state, resources))
         tracer = resources.tracer
         if tracer is None:
             update = info.fn(state, ctx)
@@ -66,12 +66,44 @@ def _node_runner(
     return run
 
 
-def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[AgentState, Runtime[AgentResources]], str]:
+def step_memory(state: Any, resources: AgentResources) -> AgentMemory | None:
+    """The memory view over this step's channels, or None when the graph runs without them (a bare invoke)."""
+    if BELIEF not in state:
+        return None
+    vector = resources.memory.vector if resources.memory is not None else None
+    return memory_view(state, vector)
+
+
+def channels_of(loaded: LoadedSpec) -> tuple[str, ...]:
+    """The channels a spec's graph carries: the core ones plus every family channel its nodes read or write."""
+    named: set[str] = set()
+    for node in loaded.spec.nodes.values():
+        info = NODES.get(node.use)
+        named.update(key for key in (*info.reads, *info.writes) if key in CHANNELS)
+    return (*CORE_CHANNELS, *sorted(named - set(CORE_CHANNELS)))
+
+
+def state_schema(name: str, channels: Iterable[str]) -> type:
+    """`AgentState` plus the given channels, as the TypedDict LangGraph builds its channels from."""
+    fields = {**AgentState.__annotations__, **{c: CHANNELS[c].type for c in channels}}
+    return TypedDict(f"{name}_state", fields, total=False)  # type: ignore[operator]  # a functional TypedDict
+
+
+def _commit(channels: tuple[str, ...]) -> Callable[[dict[str, Any]], dict[str, Any]]:
+    def commit(state: dict[str, Any]) -> dict[str, Any]:
+        """Write back the channels nodes changed in place, so the step's checkpoint holds them."""
+        return {name: state[name] for name in channels if state.get(name) is not None}
+
+    return commit
+
+
+def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[Any, Runtime[AgentResources]], str]:
     params = info.params.model_validate(edge.params)
 
-    def route(state: AgentState, runtime: Runtime[AgentResources]) -> str:
+    def route(state: Any, runtime: Runtime[AgentResources]) -> str:
         resources = runtime.context or AgentResources()
-        ctx = NodeContext(f"{edge.source}:router", info.name, params, resources)
+        ctx = NodeContext(f"{edge.source}:router", info.name, params, resources,
+                          step_memory=step_memory(state, resources))
         branch = info.fn(state, ctx)
         if branch not in edge.branches:
             raise NodeContractError(
@@ -84,22 +116,28 @@ def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[AgentState, 
     return route
 
 
-def build_state_graph(loaded: LoadedSpec) -> StateGraph[AgentState, AgentResources, AgentState, AgentState]:
+def build_state_graph(loaded: LoadedSpec) -> StateGraph[Any, AgentResources, Any, Any]:
     """The uncompiled StateGraph, for callers that add checkpointers or inspect structure."""
     spec: GraphSpec = loaded.spec
-    graph = StateGraph(AgentState, context_schema=AgentResources)
+    if COMMIT in spec.nodes:
+        raise ValueError(f"node id {COMMIT!r} is reserved for the step's last node; rename it in {loaded.path}")
+    channels = channels_of(loaded)
+    graph: StateGraph[Any, AgentResources, Any, Any] = StateGraph(
+        state_schema(spec.name, channels), context_schema=AgentResources)
     spec_dir = loaded.path.parent
     for node_id, node in spec.nodes.items():
         info = NODES.get(node.use)
         runner = _node_runner(node_id, node, info, build_program(info, node, spec_dir))
         graph.add_node(node_id, runner)  # type: ignore[call-overload]  # langgraph's overloads miss Runtime[C]
+    graph.add_node(COMMIT, _commit(channels))  # type: ignore[call-overload]  # overloads want a typed input
+    graph.add_edge(COMMIT, LG_END)
     graph.add_edge(START, spec.entry)
     for _, source, target in spec.chain_pairs():
-        graph.add_edge(source, _target(target))
+        graph.add_edge(source, COMMIT if target == END else target)
     for _, edge in spec.router_edges():
         info = ROUTERS.get(edge.router)
         graph.add_conditional_edges(
-            edge.source, _router_runner(edge, info), {b: _target(t) for b, t in edge.branches.items()}
+            edge.source, _router_runner(edge, info), {b: COMMIT if t == END else t for b, t in edge.branches.items()}
         )
     return graph
 
@@ -112,10 +150,12 @@ def compile_spec(ref: str | Path | LoadedSpec, **compile_kwargs: Any) -> Any:
     return compiled
 
 
-def node_context(loaded: LoadedSpec, node_id: str, resources: AgentResources | None = None) -> NodeContext:
-    """The context a node gets inside the graph, for running its program outside it (optimizers, benches)."""
+def node_context(loaded: LoadedSpec, node_id: str, resources: AgentResources | None = None,
+                 memory: AgentMemory | None = None) -> NodeContext:
+    """The context a node gets inside the graph, for running it outside (optimizers, benches, tests); `memory`
+    is the step's memory view (e.g. `GraphAgent.memory`), else the resources' memory is used."""
     node = loaded.spec.nodes[node_id]
     info = NODES.get(node.use)
     program = build_program(info, node, loaded.path.parent)
     return NodeContext(node_id, info.name, info.params.model_validate(node.params),
-                       resources or AgentResources(), node.prompt or info.prompt, program)
+                       resources or AgentResources(), node.prompt or info.prompt, program, memory)

@@ -130,7 +130,7 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
                                      mark.line if mark else None, mark.column if mark else None)])
     base, base_marks = _read_raw(base_path, [*chain, base_path])
     for source, source_marks in ((data, marks), (base, base_marks)):
-        for field in ("params", "nodes"):
+        for field in ("params", "nodes", "agent"):
             if field in source and not isinstance(source[field], dict):
                 file, mark = source_marks.get((field,), (str(path), None))
                 empty = f" (an empty `{field}:` is null: write `{field}: {{}}` or remove the line)" \
@@ -138,8 +138,10 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
                 raise SpecInvalid([SpecError(
                     "E201", f"{field}: must be a mapping, not {_type_name(source[field])}{empty}", file,
                     mark.line if mark else None, mark.column if mark else None)])
-    merged = {**base, **{k: v for k, v in data.items() if k not in ("nodes", "params")}}
+    merged = {**base, **{k: v for k, v in data.items() if k not in ("nodes", "params", "agent")}}
     merged["params"] = {**base.get("params", {}), **data.get("params", {})}
+    if "agent" in base or "agent" in data:
+        merged["agent"] = {**base.get("agent", {}), **data.get("agent", {})}
     merged["nodes"] = _merge_nodes(base.get("nodes", {}), data.get("nodes", {}))
     removed = [n for n, v in (data.get("nodes") or {}).items() if v is None]
     if removed and "edges" not in data and isinstance(base.get("edges"), list):

@@ -38,6 +38,16 @@ class RouterEdge(BaseModel):
     params: dict[str, Any] = Field(default_factory=dict)
 
 
+class AgentSettings(BaseModel):
+    """What the agent around the graph keeps: the episodic windows and the vector store, in one typed place."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    actions_kept: int = Field(default=10, ge=0, le=1000, description="episodic memory: last K high-level actions")
+    messages_kept: int = Field(default=3, ge=0, le=1000, description="episodic memory: last D dialogue lines")
+    vector_memory: bool = Field(default=True, description="keep a Chroma store of sightings and messages")
+
+
 class GraphSpec(BaseModel):
     """A whole agent wiring after `extends:` has been resolved."""
 
@@ -47,6 +57,7 @@ class GraphSpec(BaseModel):
     description: str = ""
     extends: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
+    agent: AgentSettings = Field(default_factory=AgentSettings)
     entry: str
     nodes: dict[str, NodeSpec]
     edges: list[str | RouterEdge] = Field(default_factory=list)

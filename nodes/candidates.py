@@ -148,7 +148,7 @@ def _note(candidate: Candidate, names: dict[str, str]) -> str:
 @node(
     "planning.rank_candidates",
     reads=("options", "facts", "observation"),
-    writes=("candidates", "actions", "options", "facts"),
+    writes=("candidates", "actions", "options", "facts", "reveca"),
     params=CandidateParams,
     requires={"objects", "rooms", "spatial", "partners"},
 )

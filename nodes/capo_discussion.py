@@ -1,4 +1,4 @@
-"""One CaPo agent's side of the meta-plan discussion, kept in `memory.notes["capo"]` across steps.
+"""One CaPo agent's side of the meta-plan discussion, kept in the `capo` channel across steps.
 
 A graph runs once per environment step, and a discussion spans several steps (every message is an action
 that the partner answers a step later), so the discussion is a small state machine in memory rather than

@@ -6,6 +6,7 @@ imports from the CLI, the LLM factory and concrete environments.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Generic
 
@@ -13,7 +14,7 @@ from pydantic import BaseModel
 from typing_extensions import TypeVar
 
 from coopgraph.envs.capabilities import Belief
-from coopgraph.envs.protocol import Affordances, AgentKit, SkillBook
+from coopgraph.envs.protocol import Affordances, AgentKit
 
 if TYPE_CHECKING:
     from coopgraph.memory.agent_memory import AgentMemory
@@ -26,12 +27,13 @@ class AgentResources:
     agent_id: str = "agent"
     env: str = "toy"
     lm: Any = None  # a dspy.BaseLM; coopgraph's wraps a LangChain chat model
-    memory: AgentMemory | None = None
-    skillbook: SkillBook | None = None
+    memory: AgentMemory | None = None  # outside a checkpointed graph (unit tests, benches); inside, the channels
     affordances: Affordances | None = None
     kit: AgentKit | None = None  # the world's kit (belief, affordances, skill book, message reader, capabilities)
     tracer: Any = None
-    extra: dict[str, Any] = field(default_factory=dict)
+    agents: list[str] = field(default_factory=list)  # every agent id of the episode, this one included
+    seed: int = 0
+    belief_factory: Callable[[], Any] | None = None  # a fresh belief (the "forget the world" ablation)
 
 
 #: A node's params model; `NodeContext[ShortlistParams]` lets the type checker see its fields.
@@ -50,6 +52,7 @@ class NodeContext(Generic[ParamsT]):
     resources: AgentResources
     prompt: str | None = None
     program: Any = None  # the node's dspy.Module, built once per compiled graph
+    step_memory: AgentMemory | None = None  # the view over this step's channels, when the graph carries them
 
     @property
     def lm(self) -> Any:
@@ -57,7 +60,9 @@ class NodeContext(Generic[ParamsT]):
 
     @property
     def memory(self) -> AgentMemory:
-        """The agent's memory; graphs always run with one (the runner builds it before the first step)."""
+        """The agent's memory: this step's channels in a checkpointed graph, else the resources' memory."""
+        if self.step_memory is not None:
+            return self.step_memory
         assert self.resources.memory is not None, "a node ran without the agent's memory"
         return self.resources.memory
 

@@ -138,7 +138,7 @@ class SpeakParams(BaseModel):
     max_chars: int = Field(default=300, ge=40, le=2000, description="longest message written")
 
 
-@node("dialogue.speak", reads=("observation",), writes=("action",), params=SpeakParams,
+@node("dialogue.speak", reads=("observation",), writes=("action", "reveca"), params=SpeakParams,
       requires={"objects", "goals", "rooms", "partners"})
 def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any]:
     """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
@@ -179,7 +179,7 @@ class AskParams(BaseModel):
     wait_steps: int = Field(default=2, ge=0, le=20, description="steps to wait for the answer before acting")
 
 
-@node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=("action",),
+@node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=("action", "reveca"),
       params=AskParams)
 def ask(state: dict[str, Any], ctx: NodeContext[AskParams]) -> dict[str, Any]:
     """Send the validation question and remember which plan waits on it, until when."""

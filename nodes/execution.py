@@ -107,7 +107,7 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     if plan is None:
         return {"action": None, "plan_status": "none"}
     obs = state["observation"]
-    skillbook = ctx.resources.skillbook
+    skillbook = ctx.memory.procedural
     assert skillbook is not None, "execution.step_plan ran without the world's skill book"
     step = skillbook.next_action(plan, obs)
     status = str(step.status)

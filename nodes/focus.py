@@ -82,7 +82,7 @@ def dialogue_lines(memory: AgentMemory, notes: RevecaNotes, use_relevance: bool)
     return lines
 
 
-@node("memory.focus", reads=("facts", "observation"), writes=("facts",), params=FocusParams,
+@node("memory.focus", reads=("facts", "observation", "reveca"), writes=("facts",), params=FocusParams,
       requires=NEEDS | {"spatial"})
 def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
     """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.

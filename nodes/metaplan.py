@@ -3,14 +3,14 @@ sending a discussion message as an action, and briefing the action chooser on th
 
 The discussion runs through the environment: `say` turns a discussion message into the only option and
 the shared execution nodes send it, so every round costs a step as the environment says. Roles are taken at
-run time (one spec for designer and evaluators); the state of the discussion lives in `memory.notes["capo"]`
+run time (one spec for designer and evaluators); the state of the discussion lives in the `capo` channel
 (see `capo_discussion.py`), the message format in `capo_protocol.py`.
 """
 
 from __future__ import annotations
 
 import re
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -21,9 +21,19 @@ from coopgraph.nodes.capo_protocol import parse_message, parse_meta_plan, part_f
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.state import channel
 
 if TYPE_CHECKING:
     from coopgraph.memory.agent_memory import AgentMemory
+
+@dataclass
+class CapoRecord:
+    """The `capo` channel: this agent's side of the discussion, begun at its first step."""
+
+    discussion: Discussion | None = None
+
+
+CAPO = channel("capo", CapoRecord, CapoRecord, "this agent's side of the CaPo meta-plan discussion", family="capo")
 
 VERDICTS = ["yes, we follow it as it is", "no, it should change"]
 _PROTOCOL_LINE = re.compile(r'^\w+: "\[capo (plan|feedback|progress) ')
@@ -86,7 +96,7 @@ def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
 @node(
     "metaplan.discuss",
     reads=("observation", "progress_event", "progress_report"),
-    writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback"),
+    writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback", "capo"),
     params=DiscussParams,
 )
 def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str, Any]:
@@ -96,11 +106,11 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
     """
     obs = state["observation"]
     params = ctx.params
-    discussion = ctx.memory.notes.get("capo")
+    discussion = ctx.memory.channel(CAPO, CapoRecord).discussion
     if discussion is None:
-        agents = list(ctx.resources.extra.get("agents") or [obs.agent_id])
+        agents = list(ctx.resources.agents or [obs.agent_id])
         discussion = Discussion.start(obs.agent_id, agents, _designer_id(params.designer, agents, obs.agent_id))
-        ctx.memory.notes["capo"] = discussion
+        ctx.memory.channel(CAPO, CapoRecord).discussion = discussion
     discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait)
     before = len(discussion.log)
     for message in obs.messages:
@@ -121,7 +131,7 @@ class DesignParams(TextParams):
 @node(
     "metaplan.design",
     reads=("facts", "observation"),
-    writes=("meta_plan", "utterance", "consensus", "discussion_round", "invalid"),
+    writes=("meta_plan", "utterance", "consensus", "discussion_round", "invalid", "capo"),
     params=DesignParams,
     prompt="metaplan/design",
     program=MetaPlanProgram,
@@ -132,7 +142,7 @@ def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, A
     The reply is read into one `Name: subtasks` line per teammate; an unusable reply keeps the old plan.
     """
     obs = state["observation"]
-    discussion: Discussion = ctx.memory.notes["capo"]
+    discussion: Discussion = ctx.memory.channel(CAPO, CapoRecord).discussion
     team = [discussion.name(a) for a in discussion.agents]
     context = {
         **(state.get("facts") or {}),
@@ -160,7 +170,7 @@ class EvaluateParams(ChoiceParams):
 @node(
     "metaplan.evaluate",
     reads=("facts", "observation"),
-    writes=("feedback", "consensus", "utterance", "invalid"),
+    writes=("feedback", "consensus", "utterance", "invalid", "capo"),
     params=EvaluateParams,
     prompt="metaplan/evaluate",
     program=VerdictProgram,
@@ -172,7 +182,7 @@ def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[st
     prolong the discussion).
     """
     obs = state["observation"]
-    discussion: Discussion = ctx.memory.notes["capo"]
+    discussion: Discussion = ctx.memory.channel(CAPO, CapoRecord).discussion
     version, round_ = discussion.to_evaluate or (discussion.version, discussion.round)
     context = {
         **(state.get("facts") or {}),
@@ -226,7 +236,7 @@ def _without_discussion(facts: dict[str, Any], memory: AgentMemory) -> dict[str,
     return facts
 
 
-@node("metaplan.brief", reads=("facts", "observation"), writes=("facts",))
+@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=("facts",))
 def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees.
 
@@ -234,7 +244,7 @@ def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     plan-parsing prompt, which has no dialogue): the chooser sees the plan once, not every round of it.
     """
     facts = _without_discussion(dict(state.get("facts") or {}), ctx.memory)
-    discussion: Discussion | None = ctx.memory.notes.get("capo")
+    discussion: Discussion | None = ctx.memory.channel(CAPO, CapoRecord).discussion
     if discussion is None or not discussion.meta_plan:
         return {"facts": {**facts, "meta_plan": "", "my_part": "", "plan_status": "none"}}
     name = state["observation"].agent_name
@@ -255,7 +265,8 @@ class NextParams(BaseModel):
     on_message: bool = Field(default=False, description="also choose again when an ordinary message arrives")
 
 
-@router("route.capo_next", branches=("send", "plan", "continue"), reads=("utterance", "observation", "new_messages"),
+@router("route.capo_next", branches=("send", "plan", "continue"),
+        reads=("utterance", "observation", "new_messages", "capo"),
         params=NextParams)
 def capo_next(state: dict[str, Any], ctx: NodeContext[NextParams]) -> str:
     """Send a discussion message; else choose an action when none runs or the meta-plan just changed.
@@ -267,7 +278,7 @@ def capo_next(state: dict[str, Any], ctx: NodeContext[NextParams]) -> str:
     plan = ctx.memory.plan
     if _is_message(plan):
         return "continue"
-    discussion: Discussion | None = ctx.memory.notes.get("capo")
+    discussion: Discussion | None = ctx.memory.channel(CAPO, CapoRecord).discussion
     changed = discussion is not None and discussion.changed_step == state["observation"].time
     if plan is None or changed or (ctx.params.on_message and state.get("new_messages")):
         return "plan"

@@ -7,6 +7,7 @@ which partners' message readers turn back into facts) decides what is news and w
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any, cast
 
 from coopgraph.envs.capabilities import Partners
@@ -14,12 +15,21 @@ from coopgraph.envs.protocol import SEND_MESSAGE, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
 from coopgraph.nodes.registry import node, router
-
-_REPORTER = "news_reporter"
-_REPORTED_PLAN = "news_reported_plan_step"
+from coopgraph.nodes.state import channel
 
 
-@node("communication.report_news", reads=("observation",), writes=("action",), requires={"news", "partners"})
+@dataclass
+class NewsRecord:
+    """The `news` channel: the world's reporter (what was told already) and the plan last reported."""
+
+    reporter: Any = None
+    reported_plan_step: int | None = None
+
+
+NEWS = channel("news", NewsRecord, NewsRecord, "what template news already told partners", family="news")
+
+
+@node("communication.report_news", reads=("observation",), writes=("action", "news"), requires={"news", "partners"})
 def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Once per new plan, send the news MHP would send with it (puts, sightings, empty containers, a grab).
 
@@ -30,15 +40,15 @@ def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     if kit.news is None or not cast(Partners, belief).partners:
         return {}  # no reporter, or nobody to tell
     obs = state["observation"]
-    notes = ctx.memory.notes
-    reporter = notes.get(_REPORTER)
-    if reporter is None:
-        reporter = notes[_REPORTER] = kit.news(belief)
+    record: NewsRecord = ctx.memory.channel(NEWS, NewsRecord)
+    if record.reporter is None:
+        record.reporter = kit.news(belief)
+    reporter = record.reporter
     reporter.note_put(belief, obs)
     plan, started = ctx.memory.plan, ctx.memory.plan_started_step
-    if plan is None or started is None or started >= obs.time or notes.get(_REPORTED_PLAN) == started:
+    if plan is None or started is None or started >= obs.time or record.reported_plan_step == started:
         return {}
-    notes[_REPORTED_PLAN] = started
+    record.reported_plan_step = started
     text = reporter.compose(belief, plan)
     if not text:
         return {}

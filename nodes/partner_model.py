@@ -194,7 +194,7 @@ def _append(notes: RevecaNotes, agent_id: str, sighting: Sighting) -> None:
     track.append(sighting)
 
 
-@node("partners.track", reads=("observation",), requires={"rooms"})
+@node("partners.track", reads=("observation",), writes=("reveca",), requires={"rooms"})
 def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Keep REVECA's agent histories: my own interactions and every partner sighting, each step.
 

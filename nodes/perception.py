@@ -55,9 +55,9 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
     if ctx.params.store_vectors and memory.vector is not None:
         items: list[dict[str, Any]] = []
         if isinstance(obs, HouseObservation):
-            items = _new_sightings(obs, memory.notes.setdefault("indexed_sightings", set()))
+            items = _new_sightings(obs, memory.vector_log.keys)
         items += [{"text": f"{m.sender} said: {m.text}", "kind": "message", "step": m.step, "source": "told"}
                   for m in received]
         if items:
-            memory.vector.add_many(items)  # one write per step
+            memory.remember(items)  # one write per step
     return {"new_messages": len(received)}

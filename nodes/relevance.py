@@ -149,14 +149,14 @@ def _llm_levels(ctx: NodeContext[ScoreParams], obs: Observation, items: list[tup
 
 
 def _store(ctx: NodeContext[ScoreParams], text: str, *, kind: str, step: int, level: str, **meta: Any) -> None:
-    vector = ctx.memory.vector
-    if ctx.params.store_vectors and vector is not None:
-        vector.add(text, kind=kind, step=step, relevance=level, **meta)
+    if ctx.params.store_vectors:
+        ctx.memory.remember([{"text": text, "kind": kind, "step": step, "relevance": level, **meta}])
 
 
 @node(
     "relevance.score",
     reads=("observation",),
+    writes=("reveca",),
     params=ScoreParams,
     prompt="relevance/score",
     program=RatingProgram,

@@ -34,9 +34,10 @@ def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[st
     obs = state["observation"]
     memory = ctx.memory
     if ctx.params.forget_belief:
-        memory.reset_belief(ctx.resources.extra["belief_factory"])
+        assert ctx.resources.belief_factory is not None, "forget_belief needs the runner's belief factory"
+        memory.reset_belief(ctx.resources.belief_factory)
         ctx.belief.update(obs)
-    partners = [p for p in ctx.resources.extra.get("agents", []) if p != obs.agent_id]
+    partners = [p for p in ctx.resources.agents if p != obs.agent_id]
     facts: dict[str, Any] = {
         "agent_name": obs.agent_name,
         "partner_names": [p.capitalize() for p in partners],

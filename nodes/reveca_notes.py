@@ -2,7 +2,7 @@
 
 The belief (semantic memory) belongs to the environment and the vector store to the memory package, so
 what REVECA adds on top — a relevance level per object and message, its own interactions, partner
-sightings, the question it is waiting on — lives in one typed record under `memory.notes["reveca"]`.
+sightings, the question it is waiting on — lives in one typed record, the `reveca` channel of the agent's graph state.
 Keeping it in one dataclass (rather than loose dict keys) lets every REVECA node share one vocabulary.
 """
 
@@ -13,6 +13,7 @@ from typing import Any, Literal
 
 from coopgraph.memory.levels import LEVELS, RANK
 from coopgraph.memory.levels import Relevance as Level
+from coopgraph.nodes.state import channel
 
 __all__ = ["LEVELS", "RANK", "Level", "PendingQuestion", "RevecaNotes", "Sighting", "Touch", "message_key",
            "reveca_notes"]
@@ -68,12 +69,13 @@ class RevecaNotes:
     questions_asked: int = 0
 
 
+REVECA = channel(NOTES_KEY, RevecaNotes, RevecaNotes, "REVECA's relevance ratings, partner tracks and questions",
+                 family="reveca")
+
+
 def reveca_notes(memory: Any) -> RevecaNotes:
-    """The agent's REVECA record, created on first use."""
-    notes = memory.notes.get(NOTES_KEY)
-    if not isinstance(notes, RevecaNotes):
-        notes = RevecaNotes()
-        memory.notes[NOTES_KEY] = notes
+    """The agent's REVECA record (the `reveca` channel; a node using it names `reveca` in its writes)."""
+    notes: RevecaNotes = memory.channel(REVECA, RevecaNotes)
     return notes
 
 

@@ -141,7 +141,7 @@ def _question(belief: Belief, found: Assessment, agent_id: str | None, verb: str
 @node(
     "validation.check_plan",
     reads=("choice_index", "options", "observation"),
-    writes=("validation", "question"),
+    writes=("validation", "question", "reveca"),
     params=ValidationParams,
     prompt="validation/scenario",
     program=ScenarioProgram,
@@ -223,7 +223,7 @@ def _drop_plan(ctx: NodeContext[Any], step: int) -> None:
                          reason="a partner confirmed it changed the target")
 
 
-@node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index"),
+@node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index", "reveca"),
       params=AwaitParams, requires={"objects"})
 def await_answer(state: dict[str, Any], ctx: NodeContext[AwaitParams]) -> dict[str, Any]:
     """While a validation question is open: read the answer, wait (bounded), or give up and act.

@@ -68,8 +68,8 @@ def test_the_discussion_ends_at_consensus() -> None:
     result, (alice, bob) = play(["capo", "capo"], 8)
     assert [m.sender for m in capo_messages(result, "plan", 1)] == ["alice"]
     assert [m.text.split("]")[0] for m in capo_messages(result, "feedback", 1)] == ["[capo feedback 1.1 agree"]
-    assert alice.memory.notes["capo"].consensus and bob.memory.notes["capo"].consensus
-    assert bob.memory.notes["capo"].meta_plan == alice.memory.notes["capo"].meta_plan
+    assert alice.memory.channel("capo").discussion.consensus and bob.memory.channel("capo").discussion.consensus
+    assert bob.memory.channel("capo").discussion.meta_plan == alice.memory.channel("capo").discussion.meta_plan
 
 
 @pytest.mark.parametrize(("spec", "budget"), [("capo", 3), ("capo-rounds1", 1), ("capo-rounds5", 5)])
@@ -78,7 +78,7 @@ def test_an_evaluator_never_satisfied_ends_the_discussion_at_the_round_budget(sp
     plans = capo_messages(result, "plan", 1)
     assert [m.text.split("]")[0] for m in plans] == [f"[capo plan 1.{r}" for r in range(1, budget + 1)]
     assert len(capo_messages(result, "feedback", 1)) == budget
-    assert any(f"budget spent at 1.{budget}" in entry for entry in alice.memory.notes["capo"].log)
+    assert any(f"budget spent at 1.{budget}" in entry for entry in alice.memory.channel("capo").discussion.log)
 
 
 def test_discussion_messages_are_actions_sent_through_the_environment_and_cost_steps() -> None:
@@ -100,7 +100,7 @@ def test_discussion_messages_are_actions_sent_through_the_environment_and_cost_s
 
 def test_capo_with_a_partner_that_does_not_discuss_plans_alone_and_keeps_acting() -> None:
     result, (alice, _) = play(["capo", "mhp"], 60)
-    discussion = alice.memory.notes["capo"]
+    discussion = alice.memory.channel("capo").discussion
     assert [m.text.split("]")[0] for m in capo_messages(result, sender="alice", kind="plan")] == ["[capo plan 1.1"]
     assert discussion.solo and "bob" in discussion.silent and discussion.version > 1  # adapted alone, silently
     assert len(capo_messages(result, "plan")) == 1 and result.per_agent["alice"]["communication_steps"] == 1
@@ -110,7 +110,7 @@ def test_capo_with_a_partner_that_does_not_discuss_plans_alone_and_keeps_acting(
 
 def test_capo_after_a_planner_baseline_takes_the_designer_role_alone() -> None:
     result, (_, bob) = play(["mhp", "capo"], 30)
-    discussion = bob.memory.notes["capo"]
+    discussion = bob.memory.channel("capo").discussion
     assert discussion.role == "designer" and discussion.solo and discussion.meta_plan
     assert not capo_messages(result, "plan") and result.per_agent["bob"]["communication_steps"] == 0
 
@@ -119,8 +119,8 @@ def test_three_capo_agents_discuss_with_one_designer_and_two_evaluators() -> Non
     result, team = play(["capo", "capo", "capo"], 10, capo_model(agree=lambda prompt: "round 2" in prompt))
     assert [m.text.split("]")[0] for m in capo_messages(result, "plan", 1)] == ["[capo plan 1.1", "[capo plan 1.2"]
     assert sorted(m.sender for m in capo_messages(result, "feedback", 1)) == ["bob", "bob", "carol", "carol"]
-    assert all(member.memory.notes["capo"].consensus for member in team)
-    assert [d.memory.notes["capo"].role for d in team] == ["designer", "evaluator", "evaluator"]
+    assert all(member.memory.channel("capo").discussion.consensus for member in team)
+    assert [d.memory.channel("capo").discussion.role for d in team] == ["designer", "evaluator", "evaluator"]
 
 
 def test_the_chooser_sees_the_meta_plan_and_its_part_and_a_plan_adds_no_action() -> None:
@@ -161,11 +161,11 @@ def test_the_ablations_talk_as_their_names_say() -> None:
     noeval, _ = play(["capo-noeval", "capo-noeval"], 40)
     assert [m.text.split("]")[0] for m in noeval.messages] == ["[capo plan 1.1"]
     nometa, team = play(["capo-nometa", "capo-nometa"], 20)
-    assert not nometa.messages and all("capo" not in m.memory.notes for m in team)
+    assert not nometa.messages and all(m.memory.channel("capo").discussion is None for m in team)
     noadapt, team = play(["capo-noadapt", "capo-noadapt"], 60)
     full, full_team = play(["capo", "capo"], 60)
-    assert team[0].memory.notes["capo"].version == 1 and not capo_messages(noadapt, "progress")
-    assert full_team[0].memory.notes["capo"].version > 1
+    assert team[0].memory.channel("capo").discussion.version == 1 and not capo_messages(noadapt, "progress")
+    assert full_team[0].memory.channel("capo").discussion.version > 1
 
 
 def test_shipped_names_resolve_for_teams() -> None:

@@ -58,12 +58,13 @@ def test_it_answers_yes_from_its_own_history_even_in_the_middle_of_a_plan() -> N
     running = agent.memory.plan
     action = agent.act(_asked(grabbed, 6, "Have you moved <juice> (310) since step 0?"))
     assert action.message == "Yes, I took <juice> (310) at step 5; I am holding it."
-    assert agent.memory.plan is running  # answering does not drop the plan
+    assert agent.memory.plan == running  # answering does not drop the plan
 
 
 def test_a_question_to_someone_else_is_not_answered() -> None:
     agent, _, obs = _alice()
     agent.memory.semantic.note_partner("carol")  # a third teammate
+    agent.commit_memory()
     action = agent.act(_asked(obs, 1, "Carol, have you taken <pudding> (304) since step 0?"))
     assert action.kind != "send_message"
 

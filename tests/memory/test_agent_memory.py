@@ -20,9 +20,9 @@ class FakeBelief:
 
 def test_defaults_are_fresh_per_agent() -> None:
     first, second = AgentMemory(semantic=FakeBelief()), AgentMemory(semantic=FakeBelief())
-    first.notes["meta_plan"] = "split rooms"
+    first.channels["capo"] = "split rooms"
     first.episodic.add_message("Bob", "hi", 1)
-    assert second.notes == {} and second.episodic.messages == []
+    assert second.channels == {} and second.episodic.messages == []
     assert isinstance(first.episodic, EpisodicMemory)
     assert first.vector is None and first.plan is None and first.plan_started_step is None
 
@@ -30,10 +30,10 @@ def test_defaults_are_fresh_per_agent() -> None:
 def test_reset_belief_replaces_only_the_belief() -> None:
     memory = AgentMemory(semantic=FakeBelief({305: "cupcake"}), procedural="skills")
     memory.episodic.add_action("[gocheck] <fridge> (120)", 3, "done")
-    memory.notes["indexed_sightings"] = {"saw cupcake"}
+    memory.vector_log.keys.add("saw cupcake")
     memory.reset_belief(FakeBelief)
     assert memory.semantic.objects == {}
-    assert memory.procedural == "skills" and memory.notes and memory.episodic.actions
+    assert memory.procedural == "skills" and memory.vector_log.keys == {"saw cupcake"} and memory.episodic.actions
 
 
 def test_close_frees_the_vector_store() -> None:

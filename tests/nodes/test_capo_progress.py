@@ -80,7 +80,7 @@ def test_progress_makes_the_designer_adapt_and_discuss_again_but_entering_a_room
     agent.act(obs.model_copy(update={"time": 1}))
     agree = Message(sender="bob", text="[capo feedback 1.1 agree] Fine by me.", step=2)
     agent.act(obs.model_copy(update={"time": 2, "messages": [agree]}))
-    assert agent.memory.notes["capo"].consensus and len(designs()) == 1
+    assert agent.memory.channel("capo").discussion.consensus and len(designs()) == 1
     entered = agent.act(_moved(obs, 3, "bathroom", 160, []))
     assert entered.kind != "send_message" and len(designs()) == 1  # a new room is not progress
     found = agent.act(_moved(obs, 4, "kitchen", 60, [APPLE]))

@@ -130,7 +130,7 @@ def _check(plan: Affordance, **params: Any) -> dict[str, Any]:
     _bob_came_by(agent)
     later = _elsewhere(obs, 10)
     agent.memory.semantic.update(later)
-    ctx = node_context(agent.loaded, "validate", agent.resources)
+    ctx = node_context(agent.loaded, "validate", agent.resources, agent.memory)
     ctx.params = ctx.params.model_copy(update={"judge": "rules", **params})
     return check_plan({"choice_index": 0, "options": [plan], "observation": later}, ctx)
 

@@ -60,12 +60,14 @@ def _bob_came_by(agent: GraphAgent) -> None:
     """Bob said he was in the kitchen at step 1 and was seen by the nightstand at step 6."""
     reveca_notes(agent.memory).tracks["bob"] = [Sighting(1, None, KITCHEN, "told"),
                                                 Sighting(6, (8.0, 6.0), BEDROOM, "seen")]
+    agent.commit_memory()
 
 
 def _bob_stayed_away(agent: GraphAgent) -> None:
     """Bob said he was in the kitchen at step 1 and was seen there at step 8: no time for a round trip."""
     reveca_notes(agent.memory).tracks["bob"] = [Sighting(1, None, KITCHEN, "told"),
                                                 Sighting(8, (16.0, 3.5), KITCHEN, "seen")]
+    agent.commit_memory()
 
 
 def _validation_calls(lm: Any) -> list[str]:
@@ -111,7 +113,7 @@ def test_rules_judge_asks_only_when_the_partner_was_around() -> None:
         setup(agent)
         later = _elsewhere(obs, 10)
         agent.memory.semantic.update(later)
-        ctx = node_context(agent.loaded, "validate", agent.resources)
+        ctx = node_context(agent.loaded, "validate", agent.resources, agent.memory)
         ctx.params = ctx.params.model_copy(update={"judge": "rules"})
         plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=310, target_name="juice",
                           room_id=BEDROOM)
@@ -166,7 +168,7 @@ def test_a_denial_runs_the_questioned_plan_without_planning_again() -> None:
 def _with_params(agent: GraphAgent, node_id: str, **params: Any) -> None:
     spec = agent.loaded.spec.model_copy(deep=True)
     spec.nodes[node_id].params = {**spec.nodes[node_id].params, **params}
-    agent.graph = compile_spec(LoadedSpec(spec, agent.loaded.path, agent.loaded.marks))
+    agent.graph = compile_spec(LoadedSpec(spec, agent.loaded.path, agent.loaded.marks), checkpointer=agent.checkpointer)
 
 
 @pytest.mark.parametrize("wait_steps", [0, 2, 4])

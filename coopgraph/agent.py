@@ -1,0 +1,126 @@
+"""A team member driven by a graph spec: one compiled-graph invocation per environment step.
+
+The graph perceives every step and decides only when it has no plan (or, if its spec says so, when a partner
+has just spoken); the skill book turns the plan into primitive actions. What the agent carries from step to
+step lives in the graph's channels on the agent's own thread, saved by a LangGraph checkpointer once per step
+(in memory unless the run gives a saver), and the trace names each step's checkpoint so `coopgraph replay`
+and `coopgraph fork` can restore it. The agent shares nothing with partners but the environment.
+"""
+
+from __future__ import annotations
+
+import uuid
+from pathlib import Path
+from typing import Any
+
+from coopgraph.checkpoints import memory_saver
+from coopgraph.envs import agent_kit
+from coopgraph.envs.protocol import WAIT, Observation, PrimitiveAction
+from coopgraph.graphs.compiler import COMMIT, channels_of, compile_spec
+from coopgraph.graphs.loader import LoadedSpec, load_spec
+from coopgraph.memory.agent_memory import AgentMemory
+from coopgraph.memory.episodic import EpisodicMemory
+from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.state import BELIEF, CHANNELS, EPISODIC, PLAN, RunningPlan, memory_view, step_start
+
+
+class GraphAgent:
+    """Implements the environments' `TeamMember` protocol with a compiled, checkpointed LangGraph graph."""
+
+    def __init__(self, spec: str | Path | LoadedSpec, *, lm: Any, name: str | None = None,
+                 vector_memory: bool | None = None, checkpointer: Any = None, graph: Any = None) -> None:
+        """`graph`: a graph compiled with a checkpointer, shared by team members of one spec (each agent runs on
+        its own thread); else one is compiled with `checkpointer` (LangGraph's in-memory saver by default)."""
+        self.loaded = spec if isinstance(spec, LoadedSpec) else load_spec(spec)
+        if graph is not None and getattr(graph, "checkpointer", None) is None:
+            raise ValueError("a shared graph must be compiled with a checkpointer (compile_spec(..., checkpointer=))")
+        self.checkpointer = graph.checkpointer if graph is not None else checkpointer or memory_saver()
+        self.graph = graph or compile_spec(self.loaded, checkpointer=self.checkpointer)
+        self.name = name or self.loaded.spec.name
+        self.lm = lm
+        settings = self.loaded.spec.agent
+        self.vector_memory = settings.vector_memory if vector_memory is None else vector_memory
+        self.channels = channels_of(self.loaded)
+        self.tracer: Any = None
+        self.resources: AgentResources | None = None
+        self.thread_id = ""
+        self.steps = 0  # graph invocations so far in this episode
+        self.decisions = 0  # invocations in which the planner chose (the `--decision N` a replay names)
+        self._state: dict[str, Any] = {}
+        self._seed_channels: dict[str, Any] | None = None
+
+    def set_tracer(self, tracer: Any) -> None:
+        self.tracer = tracer
+        if self.resources is not None:
+            self.resources.tracer = tracer
+            self.resources.lm = self.lm.with_tracer(tracer) if hasattr(self.lm, "with_tracer") else self.lm
+
+    @property
+    def config(self) -> dict[str, Any]:
+        """The LangGraph config of this agent's thread."""
+        return {"configurable": {"thread_id": self.thread_id}}
+
+    @property
+    def memory(self) -> AgentMemory | None:
+        """The agent's memory as of its last step (a view over the graph's channels)."""
+        if BELIEF not in self._state:
+            return self.resources.memory if self.resources is not None else None
+        return memory_view(self._state, self.resources.memory.vector if self.resources and
+                           self.resources.memory else None)
+
+    def commit_memory(self) -> None:
+        """Save changes made to `memory` between steps (a test or notebook setting up a situation) as a new
+        checkpoint of this agent's thread; without it the next step starts from the last saved one."""
+        if not self._state:
+            raise RuntimeError("commit_memory needs a step taken first (the channels exist from the first step)")
+        changed = {name: self._state[name] for name in self.channels if self._state.get(name) is not None}
+        self.graph.update_state(self.config, changed, as_node=COMMIT)
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        env_name = env_info["env"]
+        kit = agent_kit(env_name, env_info)
+        settings = self.loaded.spec.agent
+        if self.resources is not None and self.resources.memory is not None:
+            self.resources.memory.close()
+        vector = None
+        if self.vector_memory:
+            from coopgraph.memory.vector_store import VectorMemory
+
+            vector = VectorMemory()
+        memory = AgentMemory(semantic=kit.belief, procedural=kit.skillbook, vector=vector,
+                             episodic=EpisodicMemory(max_actions=settings.actions_kept,
+                                                     max_messages=settings.messages_kept))
+        lm = self.lm.with_tracer(self.tracer) if hasattr(self.lm, "with_tracer") else self.lm  # own usage counts
+        self.resources = AgentResources(
+            agent_id=agent_id, env=kit.prompt_env, lm=lm, memory=memory, affordances=kit.affordances, kit=kit,
+            tracer=self.tracer, agents=list(env_info.get("agents", [])), seed=seed,
+            belief_factory=lambda: agent_kit(env_name, env_info).belief,
+        )
+        self.thread_id = f"{agent_id}-{uuid.uuid4().hex[:12]}"
+        self.steps = self.decisions = 0
+        self._state = {}
+        seeded: dict[str, Any] = {BELIEF: memory.semantic, EPISODIC: memory.episodic,
+                                  PLAN: RunningPlan(skillbook=kit.skillbook)}
+        for name in self.channels:
+            factory = CHANNELS[name].factory
+            if name not in seeded and factory is not None:
+                seeded[name] = factory()
+        self._seed_channels = seeded
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        if self.resources is None:
+            raise RuntimeError("GraphAgent.act called before reset")
+        update = step_start(observation.time, observation)
+        if self._seed_channels is not None:  # the first step of the episode brings the channels' first values
+            update.update(self._seed_channels)
+            self._seed_channels = None
+        self._state = self.graph.invoke(update, config=self.config, context=self.resources, durability="exit")
+        self.steps += 1
+        decided = bool(self._state.get("decisions"))
+        self.decisions += decided
+        if self.tracer is not None:
+            snapshot = self.checkpointer.get_tuple(self.config)  # type: ignore[arg-type]  # a RunnableConfig
+            checkpoint_id = snapshot.config["configurable"]["checkpoint_id"] if snapshot is not None else None
+            self.tracer.event("checkpoint", step=observation.time, call=self.steps, thread_id=self.thread_id,
+                              checkpoint_id=checkpoint_id, decision=self.decisions if decided else None)
+        return self._state.get("action") or WAIT
