@@ -13,7 +13,7 @@ import uuid
 from pathlib import Path
 from typing import Any
 
-from coopgraph.checkpoints import memory_saver
+from coopgraph.checkpoints import memory_saver, saver_file
 from coopgraph.envs import agent_kit
 from coopgraph.envs.protocol import WAIT, Observation, PrimitiveAction
 from coopgraph.graphs.compiler import COMMIT, channels_of, compile_spec
@@ -21,7 +21,16 @@ from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.memory.episodic import EpisodicMemory
 from coopgraph.nodes.context import AgentResources
-from coopgraph.nodes.state import BELIEF, CHANNELS, EPISODIC, PLAN, RunningPlan, memory_view, step_start
+from coopgraph.nodes.state import (
+    BELIEF,
+    CHANNELS,
+    EPISODIC,
+    PLAN,
+    VECTOR_LOG,
+    RunningPlan,
+    memory_view,
+    step_start,
+)
 
 
 class GraphAgent:
@@ -36,6 +45,7 @@ class GraphAgent:
             raise ValueError("a shared graph must be compiled with a checkpointer (compile_spec(..., checkpointer=))")
         self.checkpointer = graph.checkpointer if graph is not None else checkpointer or memory_saver()
         self.graph = graph or compile_spec(self.loaded, checkpointer=self.checkpointer)
+        self.checkpoint_file = saver_file(self.checkpointer)  # named in the trace, for replay and fork
         self.name = name or self.loaded.spec.name
         self.lm = lm
         settings = self.loaded.spec.agent
@@ -75,6 +85,24 @@ class GraphAgent:
             raise RuntimeError("commit_memory needs a step taken first (the channels exist from the first step)")
         changed = {name: self._state[name] for name in self.channels if self._state.get(name) is not None}
         self.graph.update_state(self.config, changed, as_node=COMMIT)
+
+    def restore(self, values: dict[str, Any], *, steps: int = 0, decisions: int = 0) -> None:
+        """Continue, after `reset`, from a saved checkpoint's channel values on a fresh thread: the next `act` is
+        the step after the one that checkpoint ended (the vector store is rebuilt from its log)."""
+        if self.resources is None or self.resources.memory is None:
+            raise RuntimeError("GraphAgent.restore needs reset first (it rebuilds the world's kit)")
+        missing = [name for name in self.channels if values.get(name) is None]
+        if missing:
+            raise KeyError(f"the checkpoint lacks channels {missing} of spec {self.loaded.spec.name!r}; "
+                           "was it saved by another wiring? (pass the run's own spec)")
+        restored = {name: values[name] for name in self.channels}
+        vector = self.resources.memory.vector
+        if vector is not None:
+            for batch in restored[VECTOR_LOG].batches:
+                vector.add_many(batch)
+        self.resources.memory.semantic = restored[BELIEF]
+        self._seed_channels = restored
+        self.steps, self.decisions = steps, decisions
 
     def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
         env_name = env_info["env"]
@@ -122,5 +150,6 @@ class GraphAgent:
             snapshot = self.checkpointer.get_tuple(self.config)  # type: ignore[arg-type]  # a RunnableConfig
             checkpoint_id = snapshot.config["configurable"]["checkpoint_id"] if snapshot is not None else None
             self.tracer.event("checkpoint", step=observation.time, call=self.steps, thread_id=self.thread_id,
-                              checkpoint_id=checkpoint_id, decision=self.decisions if decided else None)
+                              checkpoint_id=checkpoint_id, decision=self.decisions if decided else None,
+                              file=self.checkpoint_file)
         return self._state.get("action") or WAIT

@@ -52,6 +52,31 @@ class StateSerializer(JsonPlusSerializer):
         return super().loads_typed(data)
 
 
+def saver_file(saver: Any) -> str | None:
+    """The file a saver writes to (None for one that keeps checkpoints in memory), for traces to name it."""
+    connection = getattr(saver, "conn", None)
+    if not isinstance(connection, sqlite3.Connection):
+        return None
+    rows = connection.execute("PRAGMA database_list").fetchall()
+    return next((str(Path(row[2]).resolve()) for row in rows if row[1] == "main" and row[2]), None)
+
+
+def read_checkpoint(path: str | Path, thread_id: str, checkpoint_id: str) -> dict[str, Any]:
+    """The channel values one saved checkpoint holds (read-only: replaying never writes into a run's file)."""
+    from langgraph.checkpoint.sqlite import SqliteSaver
+
+    connection = sqlite3.connect(f"file:{Path(path).resolve()}?mode=ro", uri=True, check_same_thread=False)
+    try:
+        saver = SqliteSaver(connection, serde=StateSerializer())
+        found = saver.get_tuple({"configurable": {"thread_id": thread_id, "checkpoint_ns": "",
+                                                  "checkpoint_id": checkpoint_id}})
+    finally:
+        connection.close()
+    if found is None:
+        raise KeyError(f"checkpoint {checkpoint_id} of thread {thread_id} is not in {path}")
+    return dict(found.checkpoint["channel_values"])
+
+
 def memory_saver() -> InMemorySaver:
     """Checkpoints kept for the life of the process (the default: replays within a session, nothing on disk)."""
     return InMemorySaver(serde=StateSerializer())

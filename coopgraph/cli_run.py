@@ -125,7 +125,8 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
     from coopgraph.evals.episode_run import run_configured
 
     if not live:
-        return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed)
+        return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
+                              keep_checkpoints=True)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
                         transient=True)
@@ -139,7 +140,7 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     with progress:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
-                              listeners=[_live_printer, advance])
+                              listeners=[_live_printer, advance], keep_checkpoints=True)
 
 
 def _print_result(payload: dict[str, Any]) -> None:
@@ -154,6 +155,9 @@ def _print_result(payload: dict[str, Any]) -> None:
         console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "
                       f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM", highlight=False)
     console.print(f"trace: {payload['trace_path']}", highlight=False)
+    replayable = payload.get("replay")
+    if replayable:
+        console.print(f"replay a decision: {escape(replayable)}", highlight=False)
 
 
 def check_out_folder(out: Path, flag: str = "--out") -> None:

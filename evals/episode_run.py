@@ -42,9 +42,12 @@ def run_configured(
     seed: int = 0,
     listeners: list[Callable[[dict[str, Any]], None]] | None = None,
     trace_name: str | None = None,
+    keep_checkpoints: bool = False,
 ) -> dict[str, Any]:
     """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes), or one of
-    those per member (None for baselines) when members use different models."""
+    those per member (None for baselines) when members use different models. With `keep_checkpoints`, graph
+    members save every step to a SQLite file beside the trace (`coopgraph replay`/`fork` read it)."""
+    from coopgraph.checkpoints import sqlite_saver
     from coopgraph.llm.factory import make_lm
 
     if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
@@ -59,12 +62,13 @@ def run_configured(
             return setting
         return lambda: make_lm(setting)
 
+    saver = sqlite_saver(trace_path.with_suffix(".checkpoints.sqlite")) if keep_checkpoints else None
     if isinstance(llm, list):  # the team first: a member that cannot be built leaves no empty trace behind
         by_setting: dict[Any, Any] = {}
         factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
-        team = make_team(team_names, member_lm_factories=factories, env=env_name)
+        team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver)
     else:
-        team = make_team(team_names, lm_factory=factory(llm), env=env_name)
+        team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver)
     tracer = Tracer(trace_path)
     tracer.listeners.extend(listeners or [])
     agents = list(env.possible_agents)
@@ -84,5 +88,10 @@ def run_configured(
             memory = getattr(member, "memory", None)
             if memory is not None and getattr(memory, "vector", None) is not None:
                 memory.vector.close()
+        if saver is not None:
+            saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
+    replay = None
+    if saver is not None and graph_members:
+        replay = f"coopgraph replay {trace_path} --agent {next(iter(graph_members))} --decision 1"
     return {**result.model_dump(mode="json", exclude={"messages"}), "llm_usage": usage, "invalid_answers": invalid,
-            "messages": [m.model_dump(mode="json") for m in result.messages]}
+            "messages": [m.model_dump(mode="json") for m in result.messages], "replay": replay}
