@@ -37,6 +37,7 @@ def graph_validate(
     paths: list[str] = typer.Argument(..., help="spec files or shipped spec names"),
     as_json: bool = typer.Option(False, "--json", help="print the resolved specs or the errors as JSON"),
     env: str = typer.Option(None, "--env", help="also check against this world's kit: capabilities and prompts"),
+    llm: str = typer.Option(None, "--llm", help="also check against what this LLM profile can be asked"),
 ) -> None:
     """Check specs; print every problem with file:line:column and exit 1 if any spec is invalid."""
     from coopgraph.envs import UnknownEnvironmentError, kit_info
@@ -52,7 +53,7 @@ def graph_validate(
     results, failed = [], False
     for ref in paths:
         try:
-            loaded = load_spec(ref, env=env)
+            loaded = load_spec(ref, env=env, llm=llm)
         except SpecInvalid as exc:
             failed = True
             results.append({"spec": ref, "valid": False, "errors": [e.as_dict() for e in exc.errors]})
@@ -73,7 +74,7 @@ def graph_validate(
             continue
         results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
         if not as_json:
-            world = f", fits {env}" if env else ""
+            world = (f", fits {env}" if env else "") + (f", fits {llm}" if llm else "")
             console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes{world})", highlight=False)
     if as_json:
         emit_json({"valid": not failed, "specs": results})

@@ -66,9 +66,11 @@ def run_configured(
     if isinstance(llm, list):  # the team first: a member that cannot be built leaves no empty trace behind
         by_setting: dict[Any, Any] = {}
         factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
-        team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver)
+        team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver,
+                         member_settings=[s if isinstance(s, str) else None for s in llm])
     else:
-        team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver)
+        team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver,
+                         member_settings=[llm if isinstance(llm, str) else None] * len(team_names))
     tracer = Tracer(trace_path)
     tracer.listeners.extend(listeners or [])
     agents = list(env.possible_agents)

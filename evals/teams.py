@@ -39,11 +39,14 @@ def member_kind(name: str) -> str:
 
 
 def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None,
-              env: str | None = None, checkpointer: Any = None) -> list[Any]:
+              env: str | None = None, checkpointer: Any = None,
+              member_settings: list[str | None] | None = None) -> list[Any]:
     """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
     may use different models), else from `lm_factory`; each factory is called at most once. With `env`, each
     graph member's spec is first checked against that world's kit (capabilities, prompt templates). Graph
-    members save their steps with `checkpointer` (one per team; LangGraph's in-memory saver by default)."""
+    members save their steps with `checkpointer` (one per team; LangGraph's in-memory saver by default). With
+    `member_settings` (each member's LLM setting name), each graph spec is also checked against what that
+    profile declares it can be asked (E320-E322), so no profile bends a spec at run time."""
     from coopgraph.agent import GraphAgent
     from coopgraph.checkpoints import memory_saver
     from coopgraph.graphs.compiler import compile_spec
@@ -55,14 +58,15 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
     made: dict[int, Any] = {}
     compiled: dict[str, Any] = {}
     team = []
-    for name, kind, factory in zip(names, kinds, factories, strict=True):
+    settings = member_settings or [None] * len(names)
+    for name, kind, factory, setting in zip(names, kinds, factories, settings, strict=True):
         if kind == "baseline":
             team.append(make_baseline(name))
             continue
         if factory is None:
             raise UnknownMemberError(f"graph member {name!r} needs an LLM setting")
         try:
-            loaded = load_spec(name, env=env)
+            loaded = load_spec(name, env=env, llm=setting)
         except SpecInvalid as exc:
             raise UnknownMemberError(str(exc)) from None
         lm = made.setdefault(id(factory), factory())

@@ -26,6 +26,9 @@ HINTS = {
     "E307": "give a node either plain edges or one router, not both",
     "E310": "run the spec in a world that has the capability (listed), or use a node that does not need it",
     "E311": "add prompts/<family>/<node>.<world>.j2 or a world-neutral prompts/<family>/<node>.j2",
+    "E320": "set the node's answer_format to what the profile answers with, or use another model",
+    "E321": "lower the node's reasoning_chars to the profile's maximum, or use another model",
+    "E322": "remove the drafting node (e.g. extends: coela-news) or use a model that writes",
 }
 
 

@@ -165,11 +165,12 @@ def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, s
     return value
 
 
-def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None) -> LoadedSpec:
+def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None) -> LoadedSpec:
     """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem.
 
     With `env`, also check it against that world's kit: the capabilities its nodes require and the prompt
-    templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones)."""
+    templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones). With
+    `llm`, also check it against what that LLM profile declares it can be asked (E320-E322)."""
     path = ref if isinstance(ref, Path) else resolve_path(str(ref))
     data, marks = _read_raw(path, [path])
     errors: list[SpecError] = []
@@ -203,6 +204,10 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None) ->
             from coopgraph.graphs.world_checks import check_world
 
             errors.extend(check_world(loaded, env))
+        if llm is not None and not errors:
+            from coopgraph.graphs.profile_checks import check_profile
+
+            errors.extend(check_profile(loaded, llm))
     if errors:
         raise SpecInvalid(errors)
     return loaded

@@ -46,10 +46,8 @@ def draft_message(state: dict[str, Any], ctx: NodeContext[DraftParams]) -> dict[
     """Write a short message worth sending now; the planner decides whether to send it.
 
     An unusable or empty draft simply means no [send_message] option this time. A planner-only profile
-    (`local-coop`: never taught to write or to pick a message) is not asked at all.
+    (`local-coop`: never taught to write) refuses specs with this node before the run (E322).
     """
-    if not llm_profile(ctx).get("drafts_messages", True):
-        return {"message": None}
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=state.get("facts", {}))
     if not prediction.valid:
         return {"message": None}

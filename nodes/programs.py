@@ -329,16 +329,12 @@ def llm_profile(ctx: Any) -> dict[str, Any]:
 
 
 def adapter_for(ctx: Any) -> JinjaAdapter:
-    """The adapter that renders this node's template with this node's params.
-
-    An LLM profile may fix the answer's shape (`reasoning_chars_max`, `answer_format`): a distilled model was
-    taught to answer one way, and asking it for another would put it outside what it learned."""
+    """The adapter that renders this node's template with this node's params, and only those: a profile that
+    can be asked one way only (a distilled model) says so, and runs check the spec against it beforehand
+    (`graphs/profile_checks.py`), so nothing here bends a spec to a model."""
     params = ctx.params
-    profile = llm_profile(ctx)
     reasoning = getattr(params, "reasoning_chars", 0)
-    if profile.get("reasoning_chars_max") is not None:
-        reasoning = min(reasoning, profile["reasoning_chars_max"])
-    answer_format = cast(AnswerFormat, profile.get("answer_format") or getattr(params, "answer_format", "letter"))
+    answer_format = cast(AnswerFormat, getattr(params, "answer_format", "letter"))
     return JinjaAdapter(
         ctx.prompt,
         env_name=ctx.resources.env,

@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.protocol import Message
@@ -102,9 +104,15 @@ def test_a_message_cannot_add_actions_or_leak_the_prompt() -> None:
         assert "[send_message] <\"I am alice" not in msgs[-1].content  # the echoed prompt was never offered
 
 
-def test_a_planner_only_profile_is_never_asked_for_a_draft_and_gets_no_message_option() -> None:
-    agent, lm = _agent(sharing_planner)
-    lm.settings_public = {**lm.settings_public, "drafts_messages": False}  # as `local-coop` declares
+def test_a_planner_only_profile_refuses_coela_and_coela_lite_never_drafts() -> None:
+    from coopgraph.graphs.errors import SpecInvalid
+    from coopgraph.graphs.loader import load_spec
+
+    with pytest.raises(SpecInvalid) as refused:
+        load_spec("coela", llm="local-coop")  # `local-coop` declares it cannot write: drafting is refused
+    assert {e.code for e in refused.value.errors} == {"E320", "E321", "E322"}
+    lm = scripted_lm(sharing_planner)
+    agent = GraphAgent(load_spec("coela-lite", llm="local-coop"), lm=lm, vector_memory=False)
     env = envs.make("cwah", episode="test/0", num_agents=2)
     result = run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=20)
     prompts = [msgs[-1].content for msgs, _ in lm.chat_model.calls]

@@ -30,8 +30,8 @@ def test_every_shipped_suite_loads_and_names_the_requested_teams() -> None:
         assert path.parent == SUITES_DIR and suite.name == name and text
     comparison = load_suite("cwah-comparison")[0]
     members = [[m.name for m in t.members] for t in comparison.teams]
-    assert members == [["mhp"], ["mhp", "mhp"], ["mhp", "coela"], ["coela", "coela"], ["mhp", "coela"],
-                       ["coela", "coela"], ["coela-news", "coela-news"], ["mhp", "coela-brief"],
+    assert members == [["mhp"], ["mhp", "mhp"], ["mhp", "coela"], ["coela", "coela"], ["mhp", "coela-lite"],
+                       ["coela-lite", "coela-lite"], ["coela-news", "coela-news"], ["mhp", "coela-brief"],
                        ["coela-brief", "coela-brief"], ["capo", "capo"], ["reveca", "reveca"]]
     llms = [[m.llm for m in t.members] for t in comparison.teams]
     assert llms[4:7] == [[None, "local-coop"], ["local-coop"] * 2, ["local-coop"] * 2] and llms[3] == [None, None]

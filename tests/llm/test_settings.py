@@ -33,7 +33,7 @@ def test_unknown_setting_lists_what_exists() -> None:
         parse_setting("gpt5")
 
 
-def test_distilled_profile_caps_reasoning_and_nodes_obey() -> None:
+def test_distilled_profile_declares_its_limits_and_validation_enforces_them() -> None:
     from coopgraph.graphs.compiler import node_context
     from coopgraph.graphs.loader import load_spec
     from coopgraph.nodes.context import AgentResources
@@ -47,5 +47,10 @@ def test_distilled_profile_caps_reasoning_and_nodes_obey() -> None:
     loaded = load_spec("coela")
     ctx = node_context(loaded, "choose_action", AgentResources(env="cwah", lm=lm))
     assert (adapter_for(ctx).reasoning_chars, adapter_for(ctx).answer_format) == (160, "letter")
-    lm.settings_public = parse_setting("local-coop").public()
-    assert (adapter_for(ctx).reasoning_chars, adapter_for(ctx).answer_format) == (0, "text")
+    lm.settings_public = parse_setting("local-coop").public()  # the profile no longer bends the spec...
+    assert (adapter_for(ctx).reasoning_chars, adapter_for(ctx).answer_format) == (160, "letter")
+    from coopgraph.graphs.profile_checks import check_profile
+
+    codes = [e.code for e in check_profile(loaded, "local-coop")]  # ...it refuses it before a run
+    assert sorted(codes) == ["E320", "E321", "E322"] and check_profile(loaded, "local") == []
+    assert check_profile(load_spec("coela-lite"), "local-coop") == []
