@@ -13,7 +13,7 @@ from typing import Any
 from pydantic import Field
 
 from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, llm_profile, run_program
+from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
 from coopgraph.prompts.render import PROMPTS_DIR, environment, template_file
 
