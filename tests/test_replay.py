@@ -113,3 +113,17 @@ def test_checkpoints_hold_the_belief_of_that_step(tmp_path: Path) -> None:
                    for s in (steps[0], steps[-1]))
     assert first["observation"].time == steps[0].step and last["observation"].time == steps[-1].step
     assert first["belief"] is not last["belief"] and last["belief"].step > first["belief"].step
+
+
+def test_the_trace_view_gives_each_decision_its_replay_command(tmp_path: Path) -> None:
+    from coopgraph.evals.trace_view import write_view
+    from coopgraph.evals.trace_view.model import build_view
+
+    trace = record(tmp_path, steps=8)
+    view = build_view(read_events(trace), trace=str(trace))
+    mine = [d for d in view["decisions"] if d["agent"] == "agent_0"]
+    assert mine and all(d["replay"] == f"coopgraph replay {trace} --agent agent_0 --decision {n}"
+                        for n, d in enumerate(mine, start=1))
+    page = tmp_path / "view.html"
+    write_view(trace, page)
+    assert "coopgraph replay" in page.read_text() and "d.replay" in page.read_text()

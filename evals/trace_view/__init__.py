@@ -81,7 +81,7 @@ def render_page(view: dict[str, Any]) -> str:
 def write_view(trace: str | Path, target: str | Path) -> dict[str, Any]:
     """Render `trace` into `target`; returns what the page holds (for `--json`)."""
     trace, target = Path(trace), Path(target)
-    view = build_view(load_trace(trace), name=trace.name)
+    view = build_view(load_trace(trace), name=trace.name, trace=str(trace))
     html = render_page(view)
     target.parent.mkdir(parents=True, exist_ok=True)
     target.write_text(html, encoding="utf-8")

@@ -21,8 +21,10 @@ def _first(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
     return next((e for e in events if e.get("type") == kind), {})
 
 
-def _decisions(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, list[list[str]]]]:
-    """Decisions in order, and per agent the node paths of every graph invocation."""
+def _decisions(events: list[dict[str, Any]], trace: str | None = None
+               ) -> tuple[list[dict[str, Any]], dict[str, list[list[str]]]]:
+    """Decisions in order (with the command that replays each, when the run saved checkpoints to disk), and per
+    agent the node paths of every graph invocation."""
     step = 0
     invocations: dict[tuple[str, int], dict[str, Any]] = {}
     order: list[tuple[str, int]] = []
@@ -53,6 +55,9 @@ def _decisions(events: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict
         elif kind == "invalid_answer":
             slot(agent, step)["invalid_answers"].append({"node": event.get("node"), "raw": event.get("raw"),
                                                         "errors": event.get("errors")})
+        elif kind == "checkpoint" and event.get("decision") and event.get("file") and trace:
+            slot(agent, step)["replay"] = (f"coopgraph replay {trace} --agent {agent} "
+                                           f"--decision {event['decision']}")
         elif kind == "plan":
             at = int(event.get("step", step))
             slot(agent, at)["plans"].append({"plan": event.get("plan"), "invalid": bool(event.get("invalid")),
@@ -120,8 +125,8 @@ def _graphs(manifest: dict[str, Any], paths: dict[str, list[list[str]]]) -> dict
     return graphs
 
 
-def build_view(events: list[dict[str, Any]], name: str = "") -> dict[str, Any]:
-    """Everything the page shows, as plain JSON-able data."""
+def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None = None) -> dict[str, Any]:
+    """Everything the page shows, as plain JSON-able data; `trace` (the file's path) goes into replay commands."""
     manifest, start = _first(events, "manifest"), _first(events, "episode_start")
     end, summary = _first(events, "episode_end"), _first(events, "run_summary")
     steps = [e for e in events if e.get("type") == "env_step"]
@@ -134,7 +139,7 @@ def build_view(events: list[dict[str, Any]], name: str = "") -> dict[str, Any]:
             timeline.setdefault(agent, []).append({
                 "step": int(event["step"]), "action": info.get("action"), "kind": action_kind(info.get("action")),
                 "ok": bool(info.get("ok", True)), "reason": info.get("reason") or "", "room": info.get("room")})
-    decisions, paths = _decisions(events)
+    decisions, paths = _decisions(events, trace)
     messages = [{k: e.get(k) for k in ("agent", "step", "text", "chars", "truncated")}
                 for e in events if e.get("type") == "message"]
     return {

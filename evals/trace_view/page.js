@@ -262,6 +262,7 @@
       if (p.reasoning) box.append(el("p", {}, el("b", { text: "Reasoning: " }), p.reasoning));
     }
     for (const r of d.routes) box.append(el("div", { class: "hint", text: `route after ${r.node}: ${r.branch}` }));
+    if (d.replay) box.append(el("p", {}, el("b", { text: "Replay: " }), el("code", { class: "replay", text: d.replay })));
     d.llm_calls.forEach((c, i) => {
       const call = el("div", { class: "llm-call prompt" });
       call.append(el("h4", { text: `LLM call ${i + 1}: ${c.node || "?"} · ${c.model || "?"} · ${fmt(c.prompt_tokens)} → ${fmt(c.completion_tokens)} tokens · ${fmt(c.latency_s, 3)} s${c.cache_hit ? " · cache hit" : ""}` }));
