@@ -18,7 +18,7 @@ pytestmark = pytest.mark.slow
 #: points; its shortlist puts MHP's option first on all of them, so for it the exact `Answer: <option>` reply
 #: and the grammar-free answers below are what show the adapter is applied). The floors leave room for another
 #: CPU's rounding to flip an answer while still catching an adapter that is not applied.
-PROFILES = [("local-coop", "coela", 2), ("local-coop-brief", "coela-brief", 4)]
+PROFILES = [("local-coop", "coela-lite", 2), ("local-coop-brief", "coela-brief", 4)]
 
 
 @pytest.fixture(scope="module", params=PROFILES, ids=[p[0] for p in PROFILES])
