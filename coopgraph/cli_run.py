@@ -120,13 +120,14 @@ def _live_printer(record: dict[str, Any]) -> None:
 
 
 def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_names: list[str], llm: str,
-              max_steps: int | None, out: Path, *, live: bool, seed: int) -> dict[str, Any]:
+              max_steps: int | None, out: Path, *, live: bool, seed: int, trace_name: str | None = None
+              ) -> dict[str, Any]:
     """Run with a progress bar and each agent's plans and messages printed as they happen."""
     from coopgraph.evals.episode_run import run_configured
 
     if not live:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
-                              keep_checkpoints=True)
+                              keep_checkpoints=True, trace_name=trace_name)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
                         transient=True)
@@ -140,7 +141,7 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     with progress:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
-                              listeners=[_live_printer, advance], keep_checkpoints=True)
+                              listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name)
 
 
 def _print_result(payload: dict[str, Any]) -> None:
@@ -177,6 +178,8 @@ def run(
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
     seed: int = typer.Option(0, help="seed for the environment and agents"),
     out: Path = typer.Option(Path("runs"), help="folder for the trace"),
+    trace: Path | None = typer.Option(None, "--trace", help="the trace file to write (default: a new file in --out "
+                                      "named after the world, episode, team and time); checkpoints go beside it"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Run one episode with a team and print its metrics."""
@@ -185,7 +188,15 @@ def run(
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
-    check_out_folder(out)
+    if trace is not None:
+        if trace.suffix != ".jsonl":
+            fail(f"--trace {trace}: a trace is a .jsonl file (e.g. runs/pair.jsonl)")
+        if trace.is_dir():
+            fail(f"--trace {trace}: is a folder; give a file name ending in .jsonl")
+        if trace.exists():
+            fail(f"--trace {trace}: a trace of that name exists; give a new name (a run never overwrites a trace)")
+        out = trace.parent
+    check_out_folder(out, "--trace" if trace is not None else "--out")
     try:
         members = parse_team(team)
         options = _parse_options(env_opt)
@@ -195,7 +206,7 @@ def run(
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, options, episode, members, llm, max_steps, out,
-                            live=not as_json, seed=seed)
+                            live=not as_json, seed=seed, trace_name=trace.name if trace is not None else None)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:
@@ -227,7 +238,7 @@ def demo(
                       f"LLM [cyan]{llm}[/cyan], step budget {max_steps or 'the horizon'}. Starting the model "
                       "server…", highlight=False)
     run(env="cwah", env_opt=[], episode=episode, team=team, llm=llm, max_steps=max_steps, seed=0, out=out,
-        as_json=as_json)
+        trace=None, as_json=as_json)
     if not as_json:
         console.print("CoELA as published, on the general model (about 10 minutes for 40 steps): "
                       "coopgraph demo --team coela,coela --llm local --max-steps 40", highlight=False)

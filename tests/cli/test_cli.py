@@ -90,3 +90,17 @@ def test_demo_plays_the_distilled_planner_on_the_prompt_it_learned_and_warns_on_
     assert "warning:" not in default.output and default.exit_code != 0
     mismatched = runner.invoke(app, ["demo", "--team", "coela,coela"])
     assert seen[-1][2:] == (["coela", "coela"], "local-coop-brief") and "never saw" in mismatched.output
+
+
+def test_run_trace_names_the_file_and_never_overwrites_one(tmp_path: Path) -> None:
+    trace = tmp_path / "runs" / "pair.jsonl"
+    result = runner.invoke(app, ["run", "--team", "mhp,mhp", "--max-steps", "5", "--trace", str(trace), "--json"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["trace_path"] == str(trace)
+    assert trace.with_suffix(".checkpoints.sqlite").is_file()
+    before = trace.read_bytes()
+    again = runner.invoke(app, ["run", "--team", "mhp,mhp", "--max-steps", "5", "--trace", str(trace)])
+    assert again.exit_code == 2 and "exists" in again.output
+    assert trace.read_bytes() == before
+    wrong = runner.invoke(app, ["run", "--team", "mhp,mhp", "--trace", str(tmp_path / "pair.txt")])
+    assert wrong.exit_code == 2 and ".jsonl" in wrong.output
