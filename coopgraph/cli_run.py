@@ -228,8 +228,8 @@ def demo(
     toy: bool = typer.Option(False, "--toy", help="instead, run the describe/choose graph on one toyhouse agent"),
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
-    """Watch two CoELA agents cooperate on a C-WAH household task with an embedded model: by default the
-    distilled planner on its brief prompt, which finishes a house in about half a minute on 2 cores."""
+    """Watch two agents tidy a C-WAH house together with an embedded model: by default CoELA-brief (CoELA on a
+    short prompt whose action list follows the MHP expert's order) on the distilled planner, about a minute."""
     if toy:
         _toy_demo(llm, out, as_json)
         return
