@@ -6,6 +6,7 @@ bounded here (deques) so prompts stay short however long the episode runs.
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from dataclasses import dataclass
 
@@ -24,6 +25,14 @@ class ActionRecord:
         return f"{self.text} ({self.outcome} at step {self.step})"
 
 
+def quoted(text: str) -> str:
+    """`text` as one double-quoted line that none of its characters can close or break (JSON string rules).
+
+    A partner's message is data: rendered this way, a newline or a quote inside it cannot start a line of its
+    own in a prompt (a fake option line, say) or end the quotation early. Plain text renders as `"text"`."""
+    return json.dumps(text, ensure_ascii=False)
+
+
 @dataclass(frozen=True)
 class DialogueLine:
     """One message as it was said: who, what, and at which step."""
@@ -33,7 +42,7 @@ class DialogueLine:
     step: int
 
     def render(self, with_step: bool = False) -> str:
-        said = f'{self.sender}: "{self.text}"'
+        said = f"{self.sender}: {quoted(self.text)}"
         return f"[step {self.step}] {said}" if with_step else said
 
 
