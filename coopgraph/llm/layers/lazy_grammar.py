@@ -29,10 +29,11 @@ class LazyGrammar(Wrapper):
     """Sends a choice's grammar only when the unconstrained reply is not already one of its options."""
 
     def complete(self, request: ChatRequest) -> Completion:
-        if not asks_lazily(request) or request.constraint is None:
+        constraint = request.constraint
+        if constraint is None or not asks_lazily(request):
             return self.inner.complete(request)
         free = self.inner.complete(replace(request, constraint=None, options={**request.options, "stop": FREE_STOP}))
-        settled = settled_answer(request.constraint, free.raw_text) if free.finished else None
+        settled = settled_answer(constraint, free.raw_text) if free.finished else None
         if settled is not None:
             return replace(free, text=strip_control(settled), raw_text=settled, grammar="unneeded",
                            free_response=free.text if free.raw_text != settled else None)
