@@ -1,6 +1,7 @@
 # Two commands on a fresh machine: `make demo` and `make test`. Both set up .venv first:
-# packages from requirements.lock via uv, llama-cpp-python built once per machine (uv's wheel
-# cache keeps the build), and the embedded model assembled once into ~/.cache/coopgraph.
+# packages from requirements.lock via uv (the dev and local extras: the lock pins llama-cpp-python, the
+# `coopgraph[local]` runtime), llama-cpp-python built once per machine (kept in $(WHEELS)), and the
+# embedded model assembled once into ~/.cache/coopgraph.
 PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
@@ -55,7 +56,7 @@ typecheck: $(INSTALLED)
 	scripts/typecheck.sh
 
 lock: $(BIN)/uv
-	$(BIN)/uv pip compile pyproject.toml --extra dev --python-version 3.11 -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra local --python-version 3.11 -o requirements.lock
 
 bench: setup
 	$(BIN)/python evals/bench/llm_local.py

@@ -97,6 +97,12 @@ def distill(
     python: Path = typer.Option(DISTILL_PYTHON, "--python", help="interpreter with torch (`make distill-env`)"),
 ) -> None:
     """Fit a LoRA adapter of Gemma 3 270M on the expert's choices, written as a llama.cpp GGUF adapter."""
+    from coopgraph.llm.local_extra import LocalExtraMissing, require_local_runtime
+
+    try:  # the pairs are rendered with llama-cpp-python's own chat formatter
+        require_local_runtime()
+    except LocalExtraMissing as exc:
+        fail(str(exc))
     from coopgraph.evals.decisions import read_jsonl
     from coopgraph.evals.distill import data as distill_data
     from coopgraph.llm import model_files

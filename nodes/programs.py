@@ -3,9 +3,9 @@
 Both the graph and DSPy optimizers call the same `dspy.Predict`, so the prompt an optimizer tunes
 (its instructions and demos) is the prompt that runs. The adapter also owns the answer contract:
 a constrained choice parsed leniently, retried when unusable, then reported as invalid instead of
-raising, so one bad answer never stops an episode. Attempts stop at the LM's per-decision deadline or
-when it has given up on its server, and an unusable reply is discarded from the response cache so that
-the retry asks the model again.
+raising, so one bad answer never stops an episode. It talks to the LM through `ChatLM` only: attempts stop
+when the LM gives a `stop_reason` (the decision's deadline, or it has given up on its server), and an
+unusable reply is `discard`ed so that the retry asks the model again.
 
 Importing this module costs no dspy (node modules import it, and so do commands that need no model: `graph
 validate`, `nodes`): the program classes and the adapter are declared here as `DspyDeferred` classes that
@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.llm.constraints import AnswerFormat, ChoiceConstraint, max_tokens_for
-from coopgraph.llm.text import strip_control
+from coopgraph.llm.interface import ChatLM, ChatRequest
 from coopgraph.nodes.choice_parsing import parse_choice
 from coopgraph.prompts.render import render_messages
 
@@ -106,27 +106,6 @@ def __getattr__(name: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- asking and checking
-def _complete(lm: Any, messages: list[dict[str, str]], **kwargs: Any) -> tuple[str, Any]:
-    """Call coopgraph's LM directly (constraints, tracing); any other dspy LM the plain way.
-
-    Returns the reply without control characters, and coopgraph's completion (None for another LM) so that an
-    unusable reply can be discarded from the response cache."""
-    if hasattr(lm, "complete_chat"):
-        done = lm.complete_chat(messages, **kwargs)
-        return strip_control(done.text), done
-    kwargs.pop("constraint", None)
-    kwargs.pop("trace", None)
-    outputs = lm(messages=messages, **kwargs)
-    first = outputs[0] if outputs else ""
-    return strip_control(first.get("text", "") if isinstance(first, dict) else str(first)), None
-
-
-def _discard(lm: Any, done: Any) -> None:
-    """Forget an unusable reply in the LM's response cache, so the retry asks the model instead of the cache."""
-    if done is not None and hasattr(lm, "discard"):
-        lm.discard(done)
-
-
 def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int = 48) -> bool:
     """True when a free-text reply copies a long stretch of the system prompt (a prompt leak)."""
     system = " ".join(m["content"] for m in messages if m["role"] == "system")
@@ -203,45 +182,45 @@ class JinjaAdapter(metaclass=DspyDeferred):
 
     def __call__(
         self,
-        lm: Any,
+        lm: ChatLM,
         lm_kwargs: dict[str, Any],
         signature: type[dspy.Signature],
         demos: list[dict[str, Any]],
         inputs: dict[str, Any],
     ) -> list[dict[str, Any]]:
+        if not isinstance(lm, ChatLM):
+            raise TypeError(f"{type(lm).__name__} is not a coopgraph LM (ChatLM); build one with "
+                            "coopgraph.llm.factory.make_lm or coopgraph.testing.scripted_lm")
         messages = self.format(signature, demos, inputs)
         constraint = self.constraint_for(inputs)
         max_tokens = max_tokens_for(constraint) if constraint else self.max_tokens
-        deadline_s = getattr(lm, "decision_deadline_s", None)
         started = time.monotonic()
         errors: list[str] = []
         raw = ""
         attempts = 0
         for attempt in range(1, self.retries + 2):
-            if attempt > 1 and getattr(lm, "gave_up", False):
-                errors.append("no more attempts: the LM gave up on its server")
-                break
-            if attempt > 1 and deadline_s is not None and time.monotonic() - started >= deadline_s:
-                errors.append(f"no more attempts: the decision's deadline ({deadline_s:g} s) has passed")
+            stop = lm.stop_reason(started) if attempt > 1 else None
+            if stop is not None:
+                errors.append(stop)
                 break
             attempts = attempt
+            request = ChatRequest(messages, constraint=constraint, max_tokens=max_tokens, options=lm_kwargs,
+                                  trace={"node": self.node_name, "attempt": attempt})
             try:
-                raw, done = _complete(
-                    lm, messages, constraint=constraint, max_tokens=max_tokens,
-                    trace={"node": self.node_name, "attempt": attempt}, **lm_kwargs,
-                )
+                done = lm.complete(request)
             except Exception as exc:  # transport already retried with backoff; count and go on
                 errors.append(f"{type(exc).__name__}: {exc}"[:300])
                 continue
+            raw = done.text
             if constraint is None:
                 if echoes_instructions(raw, messages):
                     errors.append("reply repeats the prompt's instructions")
-                    _discard(lm, done)
+                    lm.discard(done)
                     continue
                 if raw.strip():
                     return [{"text": raw.strip(), "valid": True, "attempts": attempt, "raw": raw}]
                 errors.append("empty reply")
-                _discard(lm, done)
+                lm.discard(done)
                 continue
             index, reasoning = parse_choice(raw, constraint)
             if index is not None:
@@ -250,7 +229,7 @@ class JinjaAdapter(metaclass=DspyDeferred):
                     "valid": True, "attempts": attempt, "raw": raw,
                 }]
             errors.append(f"unusable answer: {raw[:120]!r}")
-            _discard(lm, done)
+            lm.discard(done)
         invalid: dict[str, Any] = {"valid": False, "attempts": attempts, "raw": raw, "errors": errors}
         if constraint is None:
             return [{"text": "", **invalid}]

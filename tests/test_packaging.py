@@ -26,3 +26,15 @@ def test_prompts_and_specs_are_package_data() -> None:
     text = (ROOT / "pyproject.toml").read_text()
     assert '"coopgraph.prompts" = ["**/*.j2"]' in text
     assert '"coopgraph.graphs" = ["*.yaml", "ablations/*.yaml", "examples/*.yaml"]' in text
+
+
+def test_the_embedded_runtime_is_the_local_extra_and_make_installs_it() -> None:
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    core = [r.split("==")[0].split(">=")[0].split("[")[0] for r in project["dependencies"]]
+    assert "llama-cpp-python" not in core and "wordllama" in core  # wordllama embeds Chroma's documents
+    assert project["optional-dependencies"]["local"] == ["llama-cpp-python[server]==0.3.36"]
+    lock = (ROOT / "requirements.lock").read_text()
+    assert "\nllama-cpp-python==0.3.36\n" in lock  # `make setup` (demo, test) installs the lock: the extra with it
+    assert "--extra local" in (ROOT / "Makefile").read_text().split("\nlock:")[1].splitlines()[1]

@@ -1,8 +1,10 @@
-"""Build an agent's LM from a setting string; the only place that knows how each backend is reached."""
+"""Build an agent's LM from a setting string; the only place that knows how each backend is reached and in
+which order the LLM layer's wrappers are stacked (`build_stack`)."""
 
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -10,11 +12,19 @@ from coopgraph.llm.offline import OFFLINE_ENV, apply_offline_env
 from coopgraph.llm.settings import LLMSettings, parse_setting
 
 if TYPE_CHECKING:  # the LLM stack is imported when a model is built, never by commands that need none
+    from langchain_core.language_models import BaseChatModel
     from langchain_openai import ChatOpenAI
 
     from coopgraph.llm.client import CoopLM
+    from coopgraph.llm.constraints import Backend
+    from coopgraph.llm.interface import ChatLM
+    from coopgraph.llm.layers.call_limit import CallLimit
+    from coopgraph.llm.layers.deadline import Deadline
+    from coopgraph.llm.layers.tracing import Tracing
+    from coopgraph.llm.layers.usage import UsageCounter
 
-__all__ = ["OFFLINE_ENV", "apply_offline_env", "chat_model_for", "default_cache_path", "make_lm"]
+__all__ = ["OFFLINE_ENV", "LMStack", "apply_offline_env", "build_stack", "chat_model_for", "default_cache_path",
+           "make_lm"]
 
 
 def default_cache_path() -> Path:
@@ -45,6 +55,52 @@ def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
         max_retries=settings.max_retries,
         cache=cache,
     )
+
+
+@dataclass(frozen=True)
+class LMStack:
+    """The stacked wrappers: `top` answers calls; the named layers hold the state callers read or set."""
+
+    top: ChatLM
+    tracing: Tracing
+    usage: UsageCounter
+    call_limit: CallLimit
+    deadline: Deadline
+
+
+def build_stack(
+    chat_model: BaseChatModel,
+    *,
+    backend: Backend,
+    model: str,
+    tracer: Any = None,
+    lazy_grammar: bool = False,
+    decision_deadline_s: float | None = None,
+    max_failures: int | None = None,
+) -> LMStack:
+    """The wrappers around one chat model, always in this order (outermost first):
+
+    tracing > usage > call limit > deadline > [lazy grammar] > response-cache keys > transport.
+
+    Tracing and usage see each node call once, however many requests lazy grammar made for it; a refused call is
+    traced and counted as an error; the call limit counts whole calls; the deadline only answers `stop_reason`
+    (after the call limit's own reason); the cache layer notes the entry each request read or wrote."""
+    from coopgraph.llm.layers.call_limit import CallLimit
+    from coopgraph.llm.layers.deadline import Deadline
+    from coopgraph.llm.layers.lazy_grammar import LazyGrammar
+    from coopgraph.llm.layers.response_cache import ResponseCacheKeys
+    from coopgraph.llm.layers.tracing import Tracing
+    from coopgraph.llm.layers.transport import ChatModelTransport
+    from coopgraph.llm.layers.usage import UsageCounter
+
+    inner: ChatLM = ResponseCacheKeys(ChatModelTransport(chat_model, backend), chat_model)
+    if lazy_grammar:
+        inner = LazyGrammar(inner)
+    deadline = Deadline(inner, decision_deadline_s)
+    call_limit = CallLimit(deadline, max_failures)
+    usage = UsageCounter(call_limit)
+    tracing = Tracing(usage, tracer, model=model, backend=backend)
+    return LMStack(top=tracing, tracing=tracing, usage=usage, call_limit=call_limit, deadline=deadline)
 
 
 def make_lm(

@@ -24,6 +24,7 @@ import urllib.request
 from pathlib import Path
 
 from coopgraph.llm import model_files
+from coopgraph.llm.local_extra import require_local_runtime
 from coopgraph.llm.settings import LLMSettings
 
 
@@ -175,5 +176,6 @@ def stop_servers(profiles: list[str] | None = None) -> list[str]:
 
 
 def local_url(settings: LLMSettings) -> str:
-    """URL of the shared server for this profile, started on first use."""
+    """URL of the shared server for this profile, started on first use (which needs the `local` extra)."""
+    require_local_runtime()
     return SharedServer(settings).url()

@@ -16,6 +16,7 @@ from coopgraph.llm import model_files
 from coopgraph.llm.client import CoopLM
 from coopgraph.llm.constraints import ChoiceConstraint
 from coopgraph.llm.factory import apply_offline_env, chat_model_for
+from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.server import free_port, ready, server_command
 from coopgraph.llm.settings import parse_setting
 
@@ -50,18 +51,20 @@ def main() -> None:
     lm = _lm(url, args.profile)
     try:
         long_prompt = f"[{uuid.uuid4()}] " + HOUSE * 12 + "\nSummarise the house in one word."
-        cold = lm.complete_chat([{"role": "user", "content": long_prompt}], max_tokens=1)
-        warm = lm.complete_chat([{"role": "user", "content": long_prompt}], max_tokens=1)
+        cold = lm.complete(ChatRequest([{"role": "user", "content": long_prompt}], max_tokens=1))
+        warm = lm.complete(ChatRequest([{"role": "user", "content": long_prompt}], max_tokens=1))
         count = f"[{uuid.uuid4()}] Count from 1 to 200, separated by spaces, and nothing else."
-        lm.complete_chat([{"role": "user", "content": count}], max_tokens=1)
-        gen = lm.complete_chat([{"role": "user", "content": count}], max_tokens=96)
+        lm.complete(ChatRequest([{"role": "user", "content": count}], max_tokens=1))
+        gen = lm.complete(ChatRequest([{"role": "user", "content": count}], max_tokens=96))
         options = tuple(f"[gocheck] <kitchencabinet> ({100 + i})" for i in range(9)) + ("[gograb] <apple> (302)",)
         constraint = ChoiceConstraint(options, reasoning_chars=0)
         listed = "\n".join(f"{chr(65 + i)}. {o}" for i, o in enumerate(options))
         goal = f"[{uuid.uuid4()}] Goal: put the apple in the fridge."
         question = f"{goal}\nActions:\n{listed}\n\n{constraint.instructions()}"
-        choice_cold = lm.complete_chat([{"role": "user", "content": question}], constraint=constraint, max_tokens=8)
-        choice_warm = lm.complete_chat([{"role": "user", "content": question}], constraint=constraint, max_tokens=8)
+        choice_cold = lm.complete(ChatRequest([{"role": "user", "content": question}], constraint=constraint,
+                                             max_tokens=8))
+        choice_warm = lm.complete(ChatRequest([{"role": "user", "content": question}], constraint=constraint,
+                                             max_tokens=8))
     finally:
         server.terminate()
         server.wait()

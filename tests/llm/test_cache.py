@@ -5,6 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from coopgraph.llm.cache import SQLiteResponseCache
+from coopgraph.llm.interface import ChatRequest
 from coopgraph.testing import scripted_lm
 
 MESSAGES = [{"role": "user", "content": "Pick one. Answer: <letter>"}]
@@ -13,9 +14,9 @@ MESSAGES = [{"role": "user", "content": "Pick one. Answer: <letter>"}]
 def test_second_identical_call_is_served_from_disk(tmp_path: Path) -> None:
     cache = SQLiteResponseCache(tmp_path / "r.sqlite")
     lm = scripted_lm(["Answer: A", "Answer: B"], cache=cache)
-    first = lm.complete_chat(MESSAGES, max_tokens=10)
-    again = scripted_lm(["Answer: Z"], cache=SQLiteResponseCache(tmp_path / "r.sqlite")).complete_chat(
-        MESSAGES, max_tokens=10)
+    first = lm.complete(ChatRequest(MESSAGES, max_tokens=10))
+    again = scripted_lm(["Answer: Z"], cache=SQLiteResponseCache(tmp_path / "r.sqlite")).complete(
+        ChatRequest(MESSAGES, max_tokens=10))
     assert (first.text, first.cache_hit) == ("Answer: A", False)
     assert (again.text, again.cache_hit) == ("Answer: A", True)
     assert again.prompt_tokens == first.prompt_tokens
@@ -23,14 +24,14 @@ def test_second_identical_call_is_served_from_disk(tmp_path: Path) -> None:
 
 def test_different_parameters_do_not_share_entries(tmp_path: Path) -> None:
     lm = scripted_lm(["Answer: A", "Answer: B"], cache=SQLiteResponseCache(tmp_path / "r.sqlite"))
-    assert lm.complete_chat(MESSAGES, max_tokens=10).text == "Answer: A"
-    assert lm.complete_chat(MESSAGES, max_tokens=11).text == "Answer: B"
+    assert lm.complete(ChatRequest(MESSAGES, max_tokens=10)).text == "Answer: A"
+    assert lm.complete(ChatRequest(MESSAGES, max_tokens=11)).text == "Answer: B"
     assert lm.usage.calls == 2 and lm.usage.cache_hits == 0
 
 
 def test_cache_file_holds_plain_json_only(tmp_path: Path) -> None:
     path = tmp_path / "r.sqlite"
-    scripted_lm(["Answer: A"], cache=SQLiteResponseCache(path)).complete_chat(MESSAGES, max_tokens=10)
+    scripted_lm(["Answer: A"], cache=SQLiteResponseCache(path)).complete(ChatRequest(MESSAGES, max_tokens=10))
     import sqlite3
 
     (value,) = sqlite3.connect(path).execute("SELECT value FROM responses").fetchone()

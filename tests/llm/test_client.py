@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from coopgraph.llm.client import CoopLM
 from coopgraph.llm.constraints import ChoiceConstraint
+from coopgraph.llm.interface import ChatRequest
 from coopgraph.testing import ScriptedChatModel
 
 
 def _kwargs(backend: str, constraint: ChoiceConstraint | None = None) -> dict:
     chat = ScriptedChatModel(script=["Answer: A"])
-    CoopLM(chat, backend=backend).complete_chat([{"role": "user", "content": "hi"}], constraint=constraint,
-                                                max_tokens=37)
+    CoopLM(chat, backend=backend).complete(
+        ChatRequest([{"role": "user", "content": "hi"}], constraint=constraint, max_tokens=37))
     return chat.calls[0][1]
 
 
@@ -34,8 +35,8 @@ def _lazy(script: list[str], reasoning_chars: int = 0) -> tuple[ScriptedChatMode
     events: list[dict] = []
     tracer = type("Tracer", (), {"event": lambda self, kind, **kw: events.append({"kind": kind, **kw})})()
     lm = CoopLM(chat, backend="llamacpp", lazy_grammar=True, tracer=tracer)
-    done = lm.complete_chat([{"role": "user", "content": "pick"}], max_tokens=20,
-                            constraint=ChoiceConstraint(OPTIONS, answer_format="text", reasoning_chars=reasoning_chars))
+    constraint = ChoiceConstraint(OPTIONS, answer_format="text", reasoning_chars=reasoning_chars)
+    done = lm.complete(ChatRequest([{"role": "user", "content": "pick"}], max_tokens=20, constraint=constraint))
     return chat, done.text, events
 
 

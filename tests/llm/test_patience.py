@@ -18,6 +18,7 @@ from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.llm.cache import SQLiteResponseCache
 from coopgraph.llm.factory import make_lm
+from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import LLMSettings, parse_setting
 from coopgraph.nodes.context import AgentResources
 from coopgraph.testing import scripted_lm
@@ -171,7 +172,7 @@ def test_control_characters_never_leave_the_reply(tracer: Any) -> None:
     for event in tracer.events:
         if event["type"] == "llm_call":
             assert not any(ch in event["response"] for ch in "\x00\x1b\x07\x7f\r"), event["response"]
-    direct = lm.complete_chat([{"role": "user", "content": "say hi"}], max_tokens=5)
+    direct = lm.complete(ChatRequest([{"role": "user", "content": "say hi"}], max_tokens=5))
     assert direct.text == "a fine line\nfor Bob."
 
 

@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 from coopgraph.llm import server as server_module
+from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import parse_setting
 from coopgraph.llm.supervisor import live_leases
 
@@ -30,7 +31,7 @@ def test_command_binds_loopback_only_and_skips_full_logits() -> None:
 
 @pytest.mark.slow
 def test_two_processes_share_one_server(local_lm) -> None:
-    local_lm.complete_chat([{"role": "user", "content": "Say yes."}], max_tokens=2)
+    local_lm.complete(ChatRequest([{"role": "user", "content": "Say yes."}], max_tokens=2))
     here = server_module.local_url(parse_setting("local"))
     code = "from coopgraph.llm.server import local_url; from coopgraph.llm.settings import parse_setting; " \
            "print(local_url(parse_setting('local')))"

@@ -74,3 +74,13 @@ def test_saved_program_round_trips_through_the_spec(tmp_path: Path) -> None:
     direct_lm = scripted_lm(_answer_b)
     run_program(compiled, adapter_for(ctx), direct_lm, context=FACTS, options=ACTIONS)
     assert [m.content for m in direct_lm.chat_model.calls[0][0]] == graph_prompt
+
+
+def test_the_adapter_asks_coopgraph_lms_only() -> None:
+    import dspy
+    import pytest
+
+    from coopgraph.nodes.programs import JinjaAdapter
+
+    with pytest.raises(TypeError, match="not a coopgraph LM"):
+        JinjaAdapter("planning/choose_action")(dspy.LM("openai/gpt-4o-mini"), {}, dspy.Signature("a -> b"), [], {})

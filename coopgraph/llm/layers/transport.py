@@ -1,0 +1,66 @@
+"""The bottom of the stack: one request to a LangChain chat model, in the words its backend understands.
+
+LangChain gives one transport for the embedded server, vLLM and OpenAI (and fakes in tests), its callbacks and its
+response cache (which keys each call by prompt and request parameters, so these must not change between releases).
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
+
+from coopgraph.llm.cache import CACHE_HIT
+from coopgraph.llm.constraints import Backend, request_kwargs
+from coopgraph.llm.interface import ChatRequest, Completion, Messages
+from coopgraph.llm.text import strip_control
+
+_ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
+_PER_CALL_OPTIONS = ("temperature", "stop")  # what a caller may set per call; anything else (dspy's) is dropped
+
+
+def to_langchain(messages: Messages) -> list[BaseMessage]:
+    return [_ROLES[m["role"]](content=m["content"]) for m in messages]
+
+
+def call_kwargs(request: ChatRequest, backend: Backend) -> dict[str, Any]:
+    """The request parameters sent with this call (part of every response-cache key)."""
+    kwargs: dict[str, Any] = {"max_tokens": request.max_tokens, **request_kwargs(request.constraint, backend)}
+    if backend in ("llamacpp", "vllm"):
+        # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model that
+        # never writes its stop token would then write until the context is full. Say it in their words.
+        kwargs["extra_body"] = {**kwargs.get("extra_body", {}), "max_tokens": request.max_tokens}
+    return {**kwargs, **{k: v for k, v in request.options.items() if k in _PER_CALL_OPTIONS}}
+
+
+class ChatModelTransport:
+    """A `ChatLM` that sends each request to `chat_model` and reports its reply, usage and cache flag."""
+
+    def __init__(self, chat_model: BaseChatModel, backend: Backend) -> None:
+        self.chat_model = chat_model
+        self.backend = backend
+
+    def complete(self, request: ChatRequest) -> Completion:
+        start = time.perf_counter()
+        reply = self.chat_model.invoke(to_langchain(request.messages), **call_kwargs(request, self.backend))
+        latency = time.perf_counter() - start
+        raw = reply.content if isinstance(reply.content, str) else str(reply.content)
+        usage: Any = getattr(reply, "usage_metadata", None) or {}
+        return Completion(
+            text=strip_control(raw),
+            prompt_tokens=int(usage.get("input_tokens", 0)),
+            completion_tokens=int(usage.get("output_tokens", 0)),
+            latency_s=latency,
+            cache_hit=bool(reply.response_metadata.get(CACHE_HIT)),
+            raw_text=raw,
+            finished=reply.response_metadata.get("finish_reason") != "length",
+            grammar="none" if request.constraint is None else "applied",
+        )
+
+    def discard(self, completion: Completion) -> bool:
+        return False  # the transport keeps no reply; the response cache layer above it does
+
+    def stop_reason(self, decision_started: float) -> str | None:
+        return None

@@ -1,0 +1,42 @@
+"""The transport alone: request parameters in each backend's words, and what a reply reports."""
+
+from __future__ import annotations
+
+from coopgraph.llm.constraints import ChoiceConstraint
+from coopgraph.llm.interface import ChatRequest
+from coopgraph.llm.layers.transport import ChatModelTransport
+from coopgraph.testing import ScriptedChatModel
+
+HI = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]
+
+
+def test_messages_keep_their_roles_and_only_per_call_options_are_sent() -> None:
+    chat = ScriptedChatModel(script=["hello"])
+    ChatModelTransport(chat, "openai").complete(
+        ChatRequest(HI, max_tokens=9, options={"temperature": 0.3, "n": 4, "rollout_id": 1}))
+    messages, kwargs = chat.calls[0]
+    assert [(m.type, m.content) for m in messages] == [("system", "be brief"), ("human", "hi")]
+    assert kwargs == {"max_tokens": 9, "temperature": 0.3}
+
+
+def test_a_constraint_becomes_the_backends_grammar() -> None:
+    constraint = ChoiceConstraint(("a", "b"), reasoning_chars=0)
+    chat = ScriptedChatModel(script=["Answer: A"])
+    done = ChatModelTransport(chat, "llamacpp").complete(ChatRequest(HI, constraint=constraint, max_tokens=5))
+    assert chat.calls[0][1]["extra_body"]["grammar"].startswith('root ::= "Answer: " answer')
+    assert done.grammar == "applied"
+    assert ChatModelTransport(ScriptedChatModel(script=["x"]), "llamacpp").complete(ChatRequest(HI)).grammar == "none"
+
+
+def test_a_reply_reports_its_tokens_and_loses_its_control_characters() -> None:
+    chat = ScriptedChatModel(script=["fine\x00 thanks"])
+    done = ChatModelTransport(chat, "fake").complete(ChatRequest(HI))
+    assert (done.text, done.raw_text) == ("fine thanks", "fine\x00 thanks")
+    assert (done.prompt_tokens, done.completion_tokens) == (3, 2)  # the scripted model counts words
+    assert done.finished and not done.cache_hit and done.cache_key is None
+
+
+def test_the_transport_keeps_nothing_to_discard_and_never_stops_a_decision() -> None:
+    transport = ChatModelTransport(ScriptedChatModel(script=["x"]), "fake")
+    done = transport.complete(ChatRequest(HI))
+    assert transport.discard(done) is False and transport.stop_reason(0.0) is None
