@@ -106,7 +106,7 @@ def test_two_commands_are_the_makefile_targets_ci_runs() -> None:
 def test_make_demo_solves_the_house() -> None:
     done = subprocess.run(["make", "demo"], cwd=ROOT, capture_output=True, text=True, timeout=900)
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]
-    assert re.search(r"success in \d+ steps", done.stdout), done.stdout[-2000:]
+    assert re.search(r"success in \d+ steps", done.stdout + done.stderr), done.stderr[-2000:]
 
 
 def test_mermaid_picture_is_what_graph_draw_prints(workspace: Path) -> None:
