@@ -1,4 +1,7 @@
-"""Spec problems with a short code, the place they occur and a one-line hint on how to fix them."""
+"""Spec problems with a short code, the place they occur and a one-line hint on how to fix them.
+
+Codes starting with E make a spec invalid; codes starting with W are warnings (the spec loads).
+"""
 
 from __future__ import annotations
 
@@ -18,6 +21,7 @@ HINTS = {
     "E207": "templates live in prompts/<family>/<name>.j2",
     "E208": "save a program with `coopgraph optimize` or fix the path (relative to the spec file)",
     "E209": "`extends:` names a shipped spec or a path relative to this file",
+    "W202": "write the new name; the old one still loads for now",
     "E301": "an edge may only point at a declared node or END",
     "E302": "a router's branches must be the ones it declares",
     "E304": "every node needs a way out: add `NODE -> END` or an edge to another node",
@@ -56,6 +60,10 @@ class SpecError:
             "code": self.code, "message": self.message, "file": self.file,
             "line": self.line, "column": self.column, "hint": self.hint,
         }
+
+
+class SpecWarning(UserWarning):
+    """A spec that loads but says something the way it should no longer (e.g. a renamed node, W202)."""
 
 
 class SpecInvalid(Exception):

@@ -252,7 +252,7 @@ def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
                       "plan_status": discussion.status}}
 
 
-@router("route.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
+@router("metaplan.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
 def capo_turn(state: dict[str, Any], ctx: NodeContext) -> str:
     """Follow the discussion's turn: the designer designs, an evaluator evaluates, otherwise act."""
     turn = state.get("discussion_turn")
@@ -265,7 +265,7 @@ class NextParams(BaseModel):
     on_message: bool = Field(default=False, description="also choose again when an ordinary message arrives")
 
 
-@router("route.capo_next", branches=("send", "plan", "continue"),
+@router("metaplan.capo_next", branches=("send", "plan", "continue"),
         reads=("utterance", "observation", "new_messages", "capo"),
         params=NextParams)
 def capo_next(state: dict[str, Any], ctx: NodeContext[NextParams]) -> str:

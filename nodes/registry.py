@@ -52,10 +52,15 @@ class RouterInfo:
 
 @dataclass
 class Registry:
-    """Name → entry map whose misses list close matches and everything that exists."""
+    """Name → entry map whose misses list close matches and everything that exists.
+
+    `renamed` maps names entries were once registered under to their names now, so a spec written against
+    an old name still loads (the loader rewrites it with a W202 warning) and a lookup by it says what to use.
+    """
 
     kind: str
     entries: dict[str, Any] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=dict)
 
     def add(self, name: str, entry: Any) -> None:
         if name in self.entries and self.entries[name].fn is not entry.fn:
@@ -65,6 +70,8 @@ class Registry:
     def get(self, name: str) -> Any:
         _ensure_library_loaded()
         if name not in self.entries:
+            if name in self.renamed:
+                raise KeyError(f"{self.kind} {name!r} is now {self.renamed[name]!r}")
             raise KeyError(unknown_name_message(self.kind, name, self.entries))
         return self.entries[name]
 
@@ -80,8 +87,21 @@ def unknown_name_message(kind: str, name: str, known: Any) -> str:
     return f"unknown {kind} {name!r}{hint} (known: {', '.join(known) or 'none'})"
 
 
+#: Routers were once all `route.*`; each now sits beside the family whose keys it branches on, named after it.
+_ROUTER_RENAMES = {
+    "route.after_step": "execution.after_step",
+    "route.awaiting": "validation.awaiting",
+    "route.capo_next": "metaplan.capo_next",
+    "route.capo_turn": "metaplan.capo_turn",
+    "route.has_choice": "planning.has_choice",
+    "route.needs_plan": "execution.needs_plan",
+    "route.reported": "communication.reported",
+    "route.spoke": "dialogue.spoke",
+    "route.validated": "validation.validated",
+}
+
 NODES = Registry("node")
-ROUTERS = Registry("router")
+ROUTERS = Registry("router", renamed=_ROUTER_RENAMES)
 
 
 def node(
