@@ -96,6 +96,7 @@ def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
 @node(
     "metaplan.discuss",
     reads=("observation", "progress_event", "progress_report"),
+    optional_reads=("progress_event", "progress_report"),  # without `progress.detect` (capo-noadapt) no adapting
     writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback", "capo"),
     params=DiscussParams,
 )

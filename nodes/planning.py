@@ -66,7 +66,8 @@ def without_claimed(options: list[Affordance]) -> list[Affordance]:
                       and any(claim.reason == "announced" for claim in o.claims))
 
 
-@node("planning.list_actions", reads=("message", "facts"), writes=("actions", "options", "facts"), params=ListParams)
+@node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
+      writes=("actions", "options", "facts"), params=ListParams)
 def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
@@ -149,6 +150,7 @@ def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], action
 @node(
     "planning.choose_action",
     reads=("facts", "actions", "description"),
+    optional_reads=("description",),
     writes=("choice", "choice_index", "reasoning", "invalid"),
     params=ActionChoiceParams,
     prompt="planning/choose_action",

@@ -29,6 +29,7 @@ class NodeInfo:
     fn: Callable[..., dict[str, Any]]
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    optional_reads: tuple[str, ...] = ()  # the part of `reads` the node copes without (read as None)
     params: type[BaseModel] = NoParams
     uses_llm: bool = False
     doc: str = ""
@@ -48,6 +49,7 @@ class RouterInfo:
     params: type[BaseModel] = NoParams
     doc: str = ""
     requires: frozenset[str] = frozenset()
+    optional_reads: tuple[str, ...] = ()
 
 
 @dataclass
@@ -109,6 +111,7 @@ def node(
     *,
     reads: tuple[str, ...] = (),
     writes: tuple[str, ...] = (),
+    optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     prompt: str | None = None,
     program: type | None = None,
@@ -116,16 +119,19 @@ def node(
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
 
-    Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
+    Every key in `reads` must be written before the node runs (by a node upstream, the runner or the spec's
+    `inputs:`; checked at load time, E308) unless it is also in `optional_reads`, the keys the node does
+    without. Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
     `requires` names the kit capabilities the node reads the belief through; a spec using it is refused
     before an episode on a world whose kit lacks one.
     """
     needs = _known_capabilities(name, requires)
+    _optional_within_reads(name, reads, optional_reads)
 
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        info = NodeInfo(name, fn, tuple(reads), tuple(writes), params, program is not None, doc, prompt, program,
-                        needs)
+        info = NodeInfo(name, fn, tuple(reads), tuple(writes), tuple(optional_reads), params, program is not None,
+                        doc, prompt, program, needs)
         NODES.add(name, info)
         return fn
 
@@ -137,18 +143,31 @@ def router(
     *,
     branches: tuple[str, ...],
     reads: tuple[str, ...] = (),
+    optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     requires: Iterable[str] = (),
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
-    """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error."""
+    """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error.
+
+    `reads` and `optional_reads` mean what they mean for a node: the router runs right after its source node.
+    """
     needs = _known_capabilities(name, requires)
+    _optional_within_reads(name, reads, optional_reads)
 
     def register(fn: Callable[..., str]) -> Callable[..., str]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc, needs))
+        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc, needs,
+                                     tuple(optional_reads)))
         return fn
 
     return register
+
+
+def _optional_within_reads(name: str, reads: tuple[str, ...], optional_reads: tuple[str, ...]) -> None:
+    """Refuse an optional read the entry does not also list in `reads` (`reads` is everything it reads)."""
+    stray = sorted(set(optional_reads) - set(reads))
+    if stray:
+        raise ValueError(f"{name!r} lists optional reads {stray} that are not in its reads {list(reads)}")
 
 
 def _known_capabilities(name: str, requires: Iterable[str]) -> frozenset[str]:

@@ -29,6 +29,8 @@ BAD = {
     "extends_missing": ("E209", 1, "no_such_base"),
     "undeclared_param": ("E205", 9, "${retry_budget}"),
     "dead_end": ("E304", 6, "'choose' has no outgoing edge"),
+    "unwritten_read": ("E308", 12, "'actions', which nothing writes before it on the path perceive -> choose "
+                       "(written by list_actions, not on that path)"),
 }
 
 

@@ -23,6 +23,7 @@ edges:
     router: route.has_choice
     branches: {chosen: END, none: describe}
   - describe -> END
+inputs: [facts, actions]
 """
 
 
