@@ -24,12 +24,16 @@ def check_reads(loaded: LoadedSpec) -> list[SpecError]:
     """One E308 per (reader, key) a path from the entry reaches with the key unwritten; names must resolve."""
     spec = loaded.spec
     writes = {node_id: set(NODES.get(node.use).writes) for node_id, node in spec.nodes.items()}
-    predecessors = _predecessors(spec)
-    written_before = _written_before(spec, writes, predecessors, _start_keys(spec))
+    predecessors: dict[str, set[str]] = defaultdict(set)
+    successors: dict[str, set[str]] = defaultdict(set)
+    for source, target in _arrows(spec):
+        predecessors[target].add(source)
+        successors[source].add(target)
+    written_before = _written_before(spec.entry, writes, predecessors, successors, _start_keys(spec))
     errors: list[SpecError] = []
 
     def missing(reader: str, key: str, path: tuple, last: str) -> None:
-        route = " -> ".join(_unwritten_path(spec.entry, last, key, writes, predecessors))
+        route = " -> ".join(_unwritten_path(spec.entry, last, key, writes, successors))
         writers = [node_id for node_id in spec.nodes if key in writes[node_id]]
         by = f"written by {', '.join(writers)}, not on that path" if writers else "no node of the spec writes it"
         file, mark = loaded.where(path)
@@ -64,35 +68,30 @@ def _start_keys(spec: GraphSpec) -> frozenset[str]:
     return frozenset(RUNNER_KEYS | set(CHANNELS) | set(spec.inputs))
 
 
-def _predecessors(spec: GraphSpec) -> dict[str, set[str]]:
-    found: dict[str, set[str]] = defaultdict(set)
-    for _, source, target in spec.chain_pairs():
-        if target != END:
-            found[target].add(source)
-    for _, edge in spec.router_edges():
-        for target in edge.branches.values():
-            if target != END:
-                found[target].add(edge.source)
-    return found
+def _arrows(spec: GraphSpec) -> list[tuple[str, str]]:
+    """(source, target) of every way one node can run right after another, plain edge or router branch."""
+    arrows = [(source, target) for _, source, target in spec.chain_pairs()]
+    arrows += [(edge.source, target) for _, edge in spec.router_edges() for target in edge.branches.values()]
+    return [(source, target) for source, target in arrows if target != END]
 
 
-def _written_before(spec: GraphSpec, writes: dict[str, set[str]], predecessors: dict[str, set[str]],
-                    start: frozenset[str]) -> dict[str, set[str]]:
+def _written_before(entry: str, writes: dict[str, set[str]], predecessors: dict[str, set[str]],
+                    successors: dict[str, set[str]], start: frozenset[str]) -> dict[str, set[str]]:
     """For each node reachable from the entry, the keys written on every path from the entry to it.
 
     The usual "definitely assigned" data flow: a node starts from what all its predecessors end with (the entry
     also from the start keys), iterated to a fixed point from "everything" downwards, so loops settle.
     """
     everything = set(start).union(*writes.values())
-    reachable = _reachable(spec)
+    reachable = _reachable(entry, successors)
     before = {node_id: set(everything) for node_id in reachable}
-    before[spec.entry] = set(start)
+    before[entry] = set(start)
     changed = True
     while changed:
         changed = False
         for node_id in reachable:
             incoming = [before[p] | writes[p] for p in predecessors.get(node_id, ()) if p in reachable]
-            if node_id == spec.entry:
+            if node_id == entry:
                 incoming.append(set(start))
             now = set.intersection(*incoming) if incoming else set(start)
             if now != before[node_id]:
@@ -100,33 +99,25 @@ def _written_before(spec: GraphSpec, writes: dict[str, set[str]], predecessors: 
     return before
 
 
-def _reachable(spec: GraphSpec) -> set[str]:
-    successors: dict[str, set[str]] = defaultdict(set)
-    for target, sources in _predecessors(spec).items():
-        for source in sources:
-            successors[source].add(target)
-    seen, queue = {spec.entry}, deque([spec.entry])
+def _reachable(entry: str, successors: dict[str, set[str]]) -> set[str]:
+    seen, queue = {entry}, deque([entry])
     while queue:
-        for nxt in successors[queue.popleft()] - seen:
+        for nxt in successors.get(queue.popleft(), set()) - seen:
             seen.add(nxt)
             queue.append(nxt)
     return seen
 
 
 def _unwritten_path(entry: str, last: str, key: str, writes: dict[str, set[str]],
-                    predecessors: dict[str, set[str]]) -> list[str]:
+                    successors: dict[str, set[str]]) -> list[str]:
     """A shortest path from the entry to `last` on which no node before `last` writes `key`, entry first."""
     if entry == last:
         return [entry]
     parent: dict[str, str | None] = {entry: None}
     queue = deque([entry] if key not in writes[entry] else [])
-    successors: dict[str, set[str]] = defaultdict(set)
-    for target, sources in predecessors.items():
-        for source in sources:
-            successors[source].add(target)
     while queue:
         current = queue.popleft()
-        for nxt in sorted(successors[current]):
+        for nxt in sorted(successors.get(current, ())):
             if nxt in parent:
                 continue
             parent[nxt] = current
