@@ -107,17 +107,19 @@ def list_nodes(as_json: bool = typer.Option(False, "--json")) -> None:
     if as_json:
         emit_json({
             "nodes": [{"name": n.name, "module": where(n.fn), "requires": sorted(n.requires),
-                       "reads": n.reads, "writes": n.writes, "llm": n.uses_llm,
+                       "reads": n.reads, "optional_reads": n.optional_reads, "writes": n.writes, "llm": n.uses_llm,
                        "prompt": n.prompt, "params": n.params.model_json_schema().get("properties", {}),
                        "doc": n.doc} for n in nodes],
             "routers": [{"name": r.name, "module": where(r.fn), "requires": sorted(r.requires),
-                         "branches": r.branches, "reads": r.reads, "doc": r.doc} for r in routers],
+                         "branches": r.branches, "reads": r.reads, "optional_reads": r.optional_reads,
+                         "doc": r.doc} for r in routers],
         })
         return
     for n in nodes:
         needs = f"  requires {sorted(n.requires)}" if n.requires else ""
-        console.print(f"[bold]{n.name}[/bold]  {where(n.fn)}{needs}  reads {list(n.reads)} writes {list(n.writes)}"
-                      f"  {escape(n.doc)}", highlight=False)
+        optional = f" (optional {list(n.optional_reads)})" if n.optional_reads else ""
+        console.print(f"[bold]{n.name}[/bold]  {where(n.fn)}{needs}  reads {list(n.reads)}{escape(optional)} "
+                      f"writes {list(n.writes)}  {escape(n.doc)}", highlight=False)
     for r in routers:
         needs = f"  requires {sorted(r.requires)}" if r.requires else ""
         console.print(f"[bold]{r.name}[/bold] (router)  {where(r.fn)}{needs}  branches {list(r.branches)}"

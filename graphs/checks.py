@@ -1,4 +1,5 @@
-"""Wiring checks on a schema-valid spec: names resolve, params fit, every node is reachable and can finish."""
+"""Wiring checks on a schema-valid spec: names resolve, params fit, every node is reachable and can finish, and
+every key a node reads is written before it (graphs/read_checks.py)."""
 
 from __future__ import annotations
 
@@ -10,6 +11,7 @@ from typing import TYPE_CHECKING
 from pydantic import ValidationError
 
 from coopgraph.graphs.errors import SpecError
+from coopgraph.graphs.read_checks import check_reads
 from coopgraph.graphs.spec import END
 from coopgraph.nodes.registry import NODES, ROUTERS, unknown_name_message
 from coopgraph.prompts.render import available, template_exists
@@ -102,6 +104,7 @@ def check_spec(loaded: LoadedSpec) -> list[SpecError]:
     for node_id in spec.nodes:
         if node_id not in reachable:
             err("E305", f"node {node_id!r} is unreachable from entry {spec.entry!r}", ("nodes", node_id))
+    errors.extend(check_reads(loaded))
     stuck = [n for n in spec.nodes if n in reachable and successors.get(n) and END not in _reach(n, successors)]
     if stuck:
         names = ", ".join(repr(n) for n in stuck)

@@ -1,4 +1,7 @@
-"""Spec problems with a short code, the place they occur and a one-line hint on how to fix them."""
+"""Spec problems with a short code, the place they occur and a one-line hint on how to fix them.
+
+Codes starting with E make a spec invalid; codes starting with W are warnings (the spec loads).
+"""
 
 from __future__ import annotations
 
@@ -18,12 +21,15 @@ HINTS = {
     "E207": "templates live in prompts/<family>/<name>.j2",
     "E208": "save a program with `coopgraph optimize` or fix the path (relative to the spec file)",
     "E209": "`extends:` names a shipped spec or a path relative to this file",
+    "W202": "write the new name; the old one still loads for now",
     "E301": "an edge may only point at a declared node or END",
     "E302": "a router's branches must be the ones it declares",
     "E304": "every node needs a way out: add `NODE -> END` or an edge to another node",
     "E305": "connect the node from the entry or remove it",
     "E306": "add an edge or router branch that leaves the loop (to END or onwards)",
     "E307": "give a node either plain edges or one router, not both",
+    "E308": "write the key in a node before the reader on every path, or list it under `inputs:` if the caller "
+            "supplies it",
     "E310": "run the spec in a world that has the capability (listed), or use a node that does not need it",
     "E311": "add prompts/<family>/<node>.<world>.j2 or a world-neutral prompts/<family>/<node>.j2",
     "E320": "set the node's answer_format to what the profile answers with, or use another model",
@@ -56,6 +62,10 @@ class SpecError:
             "code": self.code, "message": self.message, "file": self.file,
             "line": self.line, "column": self.column, "hint": self.hint,
         }
+
+
+class SpecWarning(UserWarning):
+    """A spec that loads but says something the way it should no longer (e.g. a renamed node, W202)."""
 
 
 class SpecInvalid(Exception):

@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import copy
 from dataclasses import dataclass
+from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
 from pydantic import ValidationError
 
 from coopgraph.graphs.errors import SpecError, SpecInvalid
+from coopgraph.graphs.renamed_names import rename_old_names, show
 from coopgraph.graphs.spec import GraphSpec
 from coopgraph.graphs.yaml_source import Mark, YamlProblem, decode_text, load_source
 
@@ -58,6 +60,7 @@ class LoadedSpec:
     spec: GraphSpec
     path: Path
     marks: dict[tuple, tuple[str, Mark]]
+    warnings: list[SpecError] = dataclass_field(default_factory=list)  # W codes: what loads but should be written anew
 
     def where(self, path: tuple) -> tuple[str, Mark | None]:
         return _where(self.marks, path, self.path)
@@ -168,6 +171,9 @@ def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, s
 def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None) -> LoadedSpec:
     """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem.
 
+    Old registry names are rewritten to the current ones, each with a W202 warning (in `LoadedSpec.warnings`
+    and through Python's `warnings`).
+
     With `env`, also check it against that world's kit: the capabilities its nodes require and the prompt
     templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones). With
     `llm`, also check it against what that LLM profile declares it can be asked (E320-E322)."""
@@ -196,6 +202,8 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
                                     mark.line if mark else None, mark.column if mark else None))
         raise SpecInvalid(errors) from None
     loaded = LoadedSpec(spec, path, marks)
+    loaded.warnings = rename_old_names(loaded)
+    show(loaded.warnings)
     if check:
         from coopgraph.graphs.checks import check_spec
 

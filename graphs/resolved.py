@@ -19,6 +19,7 @@ def resolved_spec(loaded: LoadedSpec) -> dict[str, Any]:
             "prompt": node.prompt or info.prompt,
             "program": node.program,
             "reads": list(info.reads),
+            "optional_reads": list(info.optional_reads),
             "writes": list(info.writes),
         }
     return {
@@ -27,6 +28,7 @@ def resolved_spec(loaded: LoadedSpec) -> dict[str, Any]:
         "file": str(loaded.path),
         "extends": spec.extends,
         "params": spec.params,
+        "inputs": spec.inputs,
         "entry": spec.entry,
         "nodes": nodes,
         "edges": [e if isinstance(e, str) else e.model_dump(by_alias=True) for e in spec.edges],

@@ -58,9 +58,22 @@ class GraphSpec(BaseModel):
     extends: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     agent: AgentSettings = Field(default_factory=AgentSettings)
+    inputs: list[str] = Field(default_factory=list, description="per-step keys the caller supplies with each "
+                              "invocation (beyond what the runner writes), so nodes may read them unwritten")
     entry: str
     nodes: dict[str, NodeSpec]
     edges: list[str | RouterEdge] = Field(default_factory=list)
+
+    @field_validator("inputs")
+    @classmethod
+    def _known_inputs(cls, inputs: list[str]) -> list[str]:
+        from coopgraph.nodes.state import STATE_KEYS
+
+        unknown = [key for key in inputs if key not in STATE_KEYS]
+        if unknown:
+            raise ValueError(f"unknown state key {', '.join(map(repr, unknown))} "
+                             f"(per-step keys: {', '.join(sorted(STATE_KEYS))})")
+        return inputs
 
     @field_validator("nodes")
     @classmethod

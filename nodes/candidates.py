@@ -6,7 +6,8 @@ object my partner is about to reach ranks below one only I am close to. The LLM 
 a short chain of thought (`planning.choose_action` with the `candidates/choose` prompt); the candidates' notes
 (level, distances) are shown next to each option, keyed by its text so they follow it when the chooser reorders
 the list.
-Actions themselves still come only from the environment's list: ranking can drop options, never add one.
+Actions themselves still come only from the environment's list: ranking can drop options, never add one. The node
+that runs this ranking, `planning.rank_candidates`, is in planning.py.
 """
 
 from __future__ import annotations
@@ -18,11 +19,9 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms, Spatial
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Point
-from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.partner_model import estimate
-from coopgraph.nodes.registry import node
 from coopgraph.nodes.relevance import object_level
-from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, reveca_notes
+from coopgraph.nodes.reveca_notes import RANK, RevecaNotes
 
 
 class RankingWorld(Belief, Objects, Rooms, Spatial, Partners, Protocol):
@@ -143,32 +142,3 @@ def _note(candidate: Candidate, names: dict[str, str]) -> str:
         spatial += "".join(f", {names[a]} ~{d:.0f} m" for a, d in candidate.partner_distances.items())
         parts.append(spatial)
     return "; ".join(parts)
-
-
-@node(
-    "planning.rank_candidates",
-    reads=("options", "facts", "observation"),
-    writes=("candidates", "actions", "options", "facts", "reveca"),
-    params=CandidateParams,
-    requires={"objects", "rooms", "spatial", "partners"},
-)
-def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
-    """Keep the K most promising actions, ranked by relevance, then by proximity against partners.
-
-    The list handed on is a subset of the environment's options, in ranked order, with a short note per
-    candidate (level, my distance, partners' estimated distances) for the planner's prompt.
-    """
-    obs = state["observation"]
-    notes = reveca_notes(ctx.memory)
-    options = list(state.get("options") or [])
-    ranked = rank(ctx.belief, notes, options, obs.time, ctx.params)[: ctx.params.k]
-    kept = [option for option, _ in ranked]
-    candidates = [candidate for _, candidate in ranked]
-    facts = dict(state.get("facts") or {})
-    facts["option_notes"] = {candidate.text: candidate.note for candidate in candidates if candidate.note}
-    return {
-        "candidates": [candidate.model_dump() for candidate in candidates],
-        "actions": [option.text for option in kept],
-        "options": kept,
-        "facts": facts,
-    }

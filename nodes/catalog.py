@@ -24,6 +24,11 @@ def where(fn: Any) -> str:
     return f"{rel.as_posix()}:{inspect.getsourcelines(fn)[1]}"
 
 
+def reads_text(reads: tuple[str, ...], optional: tuple[str, ...]) -> str:
+    """`facts`, `message` (optional): the keys read, marking those the entry does without."""
+    return ", ".join(f"`{k}`" + (" (optional)" if k in optional else "") for k in reads) or "nothing"
+
+
 def _requires(needs: frozenset[str]) -> str:
     if not needs:
         return "- requires: nothing beyond the core belief (runs in every world)"
@@ -67,7 +72,9 @@ def markdown() -> str:
         "A node is a function `(state, ctx) -> update` registered with `@node(name, reads=..., writes=...,",
         "params=..., requires=...)`; an LLM node also names its default `prompt` template and its DSPy",
         "`program`. `requires` lists the world capabilities it reads the belief through; `coopgraph graph",
-        "validate SPEC --env WORLD` refuses a spec whose world lacks one (E310).",
+        "validate SPEC --env WORLD` refuses a spec whose world lacks one (E310). Every key a node or router",
+        "reads must be written before it on each path (E308), by a node, the runner or the spec's `inputs:`,",
+        "unless it is marked optional (`optional_reads=...`): the entry copes without it.",
         "",
         *_capabilities(),
         "",
@@ -78,7 +85,7 @@ def markdown() -> str:
         lines += ["", f"### `{name}`", "", info.doc or "", ""]
         lines.append(f"- module: `{where(info.fn)}`")
         lines.append(_requires(info.requires))
-        lines.append(f"- reads: {', '.join(f'`{k}`' for k in info.reads) or 'nothing'}")
+        lines.append(f"- reads: {reads_text(info.reads, info.optional_reads)}")
         lines.append(f"- writes: {', '.join(f'`{k}`' for k in info.writes) or 'nothing'}")
         if info.uses_llm:
             lines.append(f"- LLM node: prompt `{info.prompt}`, program `{info.program.__name__}`")
@@ -92,7 +99,7 @@ def markdown() -> str:
         lines.append(f"- module: `{where(info.fn)}`")
         lines.append(_requires(info.requires))
         lines.append(f"- branches: {', '.join(f'`{b}`' for b in info.branches)}")
-        lines.append(f"- reads: {', '.join(f'`{k}`' for k in info.reads) or 'nothing'}")
+        lines.append(f"- reads: {reads_text(info.reads, info.optional_reads)}")
         params = _params(info.params)
         if params:
             lines += ["", "| param | type | default | meaning |", "| --- | --- | --- | --- |", *params]

@@ -1,4 +1,6 @@
-"""Communication: draft what to tell partners (CoELA's message module); sending is an action like any other.
+"""Communication: draft what to tell partners (CoELA's message module), or send the news a template writes.
+
+Sending is an action like any other.
 
 A prompt may script the opening of the dialogue (C-WAH's: "Hi, I will tell you ..." / "Thanks, I will do the
 same."), and a model sometimes just copies it. Which openings are scripted is the template's to say, in its
@@ -8,13 +10,17 @@ same."), and a model sometimes just copies it. Which openings are scripted is th
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any
+from typing import Any, cast
 
 from pydantic import Field
 
+from coopgraph.envs.capabilities import Partners
+from coopgraph.envs.protocol import SEND_MESSAGE, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
+from coopgraph.nodes.news import NEWS, NewsRecord
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
-from coopgraph.nodes.registry import node
+from coopgraph.nodes.registry import node, router
 from coopgraph.prompts.render import PROMPTS_DIR, environment, template_file
 
 _OPENINGS_BLOCK = "scripted_openings"
@@ -78,3 +84,44 @@ def _already_said(draft: str, facts: dict[str, Any], openings: tuple[str, ...]) 
 
 def _normal(text: str) -> str:
     return " ".join(text.lower().replace('"', " ").split())
+
+
+# ----------------------------------------------------------------------------- template news
+@node("communication.report_news", reads=("observation",), writes=("action", "news"), requires={"news", "partners"})
+def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Once per new plan, send the news MHP would send with it (puts, sightings, empty containers, a grab).
+
+    It runs every step so that every put of mine is noted; the report for a plan goes out on the step after
+    the plan was chosen, and only when the reporter finds it worth a step. A message is this step's action,
+    the plan goes on next step."""
+    kit, belief = ctx.kit, ctx.belief
+    if kit.news is None or not cast(Partners, belief).partners:
+        return {}  # no reporter, or nobody to tell
+    obs = state["observation"]
+    record: NewsRecord = ctx.memory.channel(NEWS, NewsRecord)
+    if record.reporter is None:
+        record.reporter = kit.news(belief)
+    reporter = record.reporter
+    reporter.note_put(belief, obs)
+    plan, started = ctx.memory.plan, ctx.memory.plan_started_step
+    if plan is None or started is None or started >= obs.time or record.reported_plan_step == started:
+        return {}
+    record.reported_plan_step = started
+    text = reporter.compose(belief, plan)
+    if not text:
+        return {}
+    sent = kit.affordances.available(belief, message=text)[0]
+    ctx.memory.episodic.add_action(history_text(sent), obs.time, "done")
+    ctx.memory.episodic.add_message(obs.agent_id, text, obs.time)
+    if ctx.tracer is not None:
+        ctx.tracer.event("news", step=obs.time, plan=plan.text, message=text)
+    return {"action": PrimitiveAction(kind=SEND_MESSAGE, message=text)}
+
+
+@router("communication.reported", branches=("spoke", "plan", "continue"), reads=("action", "new_messages"),
+        params=ReplanParams)
+def reported(state: dict[str, Any], ctx: NodeContext) -> str:
+    """End the step when news is being sent; otherwise decide as `execution.needs_plan` does."""
+    if state.get("action") is not None:
+        return "spoke"
+    return needs_plan(state, ctx)

@@ -167,7 +167,7 @@ def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any
     return {}
 
 
-@router("route.spoke", branches=("spoke", "silent"), reads=("action",))
+@router("dialogue.spoke", branches=("spoke", "silent"), reads=("action",))
 def spoke(state: dict[str, Any], ctx: NodeContext) -> str:
     """End the step when a message is being sent; otherwise go on."""
     return "spoke" if state.get("action") is not None else "silent"

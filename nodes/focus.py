@@ -1,23 +1,21 @@
 """REVECA's view of memory for its prompts: relevant things first, irrelevant ones never, partners estimated.
 
-`memory.retrieve` gathers the generic facts (goal, dialogue, previous actions); this node adds what REVECA's
-planner reads instead of a full dump of the belief: the agent itself, the objects ranked by relevance (then
-by distance), the partners with their estimated whereabouts, and the dialogue without "none" messages.
+`memory.retrieve` gathers the generic facts (goal, dialogue, previous actions); `memory.focus` (in memory.py)
+adds, with the lines made here, what REVECA's planner reads instead of a full dump of the belief: the agent
+itself, the objects ranked by relevance (then by distance), the partners with their estimated whereabouts, and
+the dialogue without "none" messages.
 """
 
 from __future__ import annotations
 
 import math
-from typing import TYPE_CHECKING, Any, Literal, cast
+from typing import TYPE_CHECKING, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Belief, Goals, Objects, Partners, Rooms, Spatial
-from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.partner_model import describe_partner
-from coopgraph.nodes.registry import node
-from coopgraph.nodes.relevance import NEEDS, object_level, sighting_line
-from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key, reveca_notes
+from coopgraph.envs.capabilities import Belief, Goals, Objects, Rooms, Spatial
+from coopgraph.nodes.relevance import object_level, sighting_line
+from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key
 
 if TYPE_CHECKING:
     from coopgraph.memory.agent_memory import AgentMemory
@@ -80,29 +78,3 @@ def dialogue_lines(memory: AgentMemory, notes: RevecaNotes, use_relevance: bool)
             continue
         lines.append(said.render())
     return lines
-
-
-@node("memory.focus", reads=("facts", "observation", "reveca"), writes=("facts",), params=FocusParams,
-      requires=NEEDS | {"spatial"})
-def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
-    """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
-
-    Objects rated "none" are left out here, which is what keeps dummy objects out of the planning prompt.
-    """
-    obs = state["observation"]
-    belief = ctx.belief
-    notes = reveca_notes(ctx.memory)
-    params = ctx.params
-    partners = []
-    if params.partner_info:
-        partners = [describe_partner(notes, belief, agent_id, obs.time, params.spatial)
-                    for agent_id in sorted(cast(Partners, belief).partners)]
-    facts = dict(state.get("facts") or {})
-    facts.update({
-        "self_text": self_text(belief),
-        "known": known_lines(belief, notes, params),
-        "partners": partners,
-        "dialogue_lines": dialogue_lines(ctx.memory, notes, params.use_relevance),
-    })
-    return {"facts": facts}
-

@@ -96,6 +96,7 @@ def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
 @node(
     "metaplan.discuss",
     reads=("observation", "progress_event", "progress_report"),
+    optional_reads=("progress_event", "progress_report"),  # without `progress.detect` (capo-noadapt) no adapting
     writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback", "capo"),
     params=DiscussParams,
 )
@@ -252,7 +253,7 @@ def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
                       "plan_status": discussion.status}}
 
 
-@router("route.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
+@router("metaplan.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
 def capo_turn(state: dict[str, Any], ctx: NodeContext) -> str:
     """Follow the discussion's turn: the designer designs, an evaluator evaluates, otherwise act."""
     turn = state.get("discussion_turn")
@@ -265,7 +266,7 @@ class NextParams(BaseModel):
     on_message: bool = Field(default=False, description="also choose again when an ordinary message arrives")
 
 
-@router("route.capo_next", branches=("send", "plan", "continue"),
+@router("metaplan.capo_next", branches=("send", "plan", "continue"),
         reads=("utterance", "observation", "new_messages", "capo"),
         params=NextParams)
 def capo_next(state: dict[str, Any], ctx: NodeContext[NextParams]) -> str:

@@ -7,6 +7,7 @@ object since it was seen, and the planner uses the current estimate for "who is 
 
 Geometry is the world's (the `spatial` capability: C-WAH walks through doors), places are rooms (`rooms`),
 and partners and their announced subgoals come from `partners`, so nothing here depends on a concrete world.
+The node that keeps these histories each step, `partners.track`, is in partners.py.
 """
 
 from __future__ import annotations
@@ -19,9 +20,7 @@ from typing import Any, Literal, Protocol, cast
 
 from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms, Spatial
 from coopgraph.envs.protocol import STRICT_LABEL_PATTERN, AffordanceGroup, HouseObservation, Point, PrimitiveAction
-from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.registry import node
-from coopgraph.nodes.reveca_notes import RevecaNotes, Sighting, Touch, reveca_notes
+from coopgraph.nodes.reveca_notes import RevecaNotes, Sighting, Touch
 
 #: "I am in the <kitchen> (5)", as REVECA's start-up line and partners' reports say where they are.
 _ROOM_SAID = re.compile(rf"\bI(?: am|'m) (?:now )?in the {STRICT_LABEL_PATTERN}", re.IGNORECASE)
@@ -192,19 +191,6 @@ def _append(notes: RevecaNotes, agent_id: str, sighting: Sighting) -> None:
             track[-1] = sighting  # seeing beats being told, at the same step
         return
     track.append(sighting)
-
-
-@node("partners.track", reads=("observation",), writes=("reveca",), requires={"rooms"})
-def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
-    """Keep REVECA's agent histories: my own interactions and every partner sighting, each step.
-
-    Runs every step (cheap, no LLM) so the interpolation between sightings has its anchors.
-    """
-    obs = state["observation"]
-    notes = reveca_notes(ctx.memory)
-    record_self(notes, obs)
-    record_partners(notes, ctx.memory.semantic, obs)
-    return {}
 
 
 # ----------------------------------------------------------------------------- prompt text

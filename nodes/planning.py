@@ -1,17 +1,135 @@
-"""Planning nodes: choosing one high-level action from the list the environment offers."""
+"""Planning nodes: list the actions the environment offers, narrow the list down, choose one of them.
+
+The ranking and shortening heuristics live beside this module (`candidates.py` for REVECA's K candidates,
+`shortlist.py` for the small planners' grouped list); the nodes a spec names are all here.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Callable
+from typing import Any, cast
 
-from pydantic import Field
+from pydantic import BaseModel, ConfigDict, Field
 
+from coopgraph.envs.capabilities import Objects
+from coopgraph.envs.protocol import Affordance, AffordanceGroup
+from coopgraph.nodes.candidates import CandidateParams, distance_notes, rank
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.execution import history_text
 from coopgraph.nodes.order_vote import OrderVote, choose_in_orders
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
-from coopgraph.nodes.registry import node
+from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.nodes.shortlist import ShortlistParams, hand_free, shortlist
 
 
+# ----------------------------------------------------------------------------- listing
+class ListParams(BaseModel):
+    """What `planning.list_actions` adds to the bare action list."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    distances: bool = Field(default=False, description="note my walking distance next to each action (in the "
+                            "facts' `option_notes`), as LLM-Co's state does; off in CoELA as published")
+    skip_done_within: int = Field(default=0, ge=0, description="leave off an action this agent finished within its "
+                                  "last N actions but a put (0: off, as published), unless nothing else is left: "
+                                  "a weak planner otherwise walks back and forth between two rooms it has explored")
+    skip_claimed: bool = Field(default=False, description="leave off grabbing an object a partner said it goes to "
+                               "grab (unless I said so first), unless nothing else is left; off in CoELA as "
+                               "published, where the LLM reads the dialogue")
+
+
+def _is_message(option: Affordance) -> bool:
+    return option.group == AffordanceGroup.COMMUNICATE
+
+
+def _leave_off(options: list[Affordance], drop: Callable[[Affordance], bool]) -> list[Affordance]:
+    """The options `drop` rejects left off (a message never is); all of them when that would leave only a message."""
+    kept = [o for o in options if _is_message(o) or not drop(o)]
+    return kept if any(not _is_message(o) for o in kept) else options
+
+
+def without_recent(options: list[Affordance], episodic: Any, within: int) -> list[Affordance]:
+    """The options minus those finished (`done`) among the agent's last `within` actions, except the ones the
+    world marks `repeatable` (a C-WAH put delivers what is in the hands now, so the same text is due again for
+    the next object, however recently the last one was done)."""
+    if within <= 0:
+        return options
+    recent = {a.text for a in episodic.actions[-within:] if a.outcome == "done"}
+    return _leave_off(options, lambda o: not o.repeatable and history_text(o) in recent)
+
+
+def without_claimed(options: list[Affordance]) -> list[Affordance]:
+    """The options minus fetches a partner announced it goes for (unless I announced first: the world's
+    `announced` claim). Only fetches, as in MHP's planner: an announced check or exploration goes stale."""
+    return _leave_off(options, lambda o: o.group == AffordanceGroup.FETCH
+                      and any(claim.reason == "announced" for claim in o.claims))
+
+
+@node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
+      writes=("actions", "options", "facts"), params=ListParams)
+def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[str, Any]:
+    """Ask the environment's affordances for the high-level actions open to this belief.
+
+    With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
+    it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
+    finished is left off; with `skip_claimed`, what a partner said it goes for."""
+    affordances = ctx.resources.affordances
+    assert affordances is not None, "planning.list_actions ran without the world's affordances"
+    options = affordances.available(ctx.belief, message=state.get("message"))
+    options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
+    if ctx.params.skip_claimed:
+        options = without_claimed(options)
+    update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
+    if ctx.params.distances:
+        update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(options)}
+    return update
+
+
+# ----------------------------------------------------------------------------- narrowing down
+@node(
+    "planning.rank_candidates",
+    reads=("options", "facts", "observation"),
+    writes=("candidates", "actions", "options", "facts", "reveca"),
+    params=CandidateParams,
+    requires={"objects", "rooms", "spatial", "partners"},
+)
+def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
+    """Keep the K most promising actions, ranked by relevance, then by proximity against partners.
+
+    The list handed on is a subset of the environment's options, in ranked order, with a short note per
+    candidate (level, my distance, partners' estimated distances) for the planner's prompt.
+    """
+    obs = state["observation"]
+    notes = reveca_notes(ctx.memory)
+    options = list(state.get("options") or [])
+    ranked = rank(ctx.belief, notes, options, obs.time, ctx.params)[: ctx.params.k]
+    kept = [option for option, _ in ranked]
+    candidates = [candidate for _, candidate in ranked]
+    facts = dict(state.get("facts") or {})
+    facts["option_notes"] = {candidate.text: candidate.note for candidate in candidates if candidate.note}
+    return {
+        "candidates": [candidate.model_dump() for candidate in candidates],
+        "actions": [option.text for option in kept],
+        "options": kept,
+        "facts": facts,
+    }
+
+
+@node("planning.shortlist", reads=("options", "facts"), writes=("actions", "options", "facts"),
+      params=ShortlistParams, requires={"objects"})
+def shortlist_actions(state: dict[str, Any], ctx: NodeContext[ShortlistParams]) -> dict[str, Any]:
+    """Keep the nearest few options of each group, grouped, each noted with its distance and any partner claim
+    (in the facts' `option_notes`, keyed by the option's text so the note follows its option)."""
+    free_hand = hand_free(cast(Objects, ctx.belief))
+    kept = shortlist(list(state.get("options") or []), ctx.params, free_hand)
+    facts = dict(state.get("facts") or {})
+    facts["option_notes"] = {option.text: text for option, text in kept if text}
+    return {"actions": [option.text for option, _ in kept], "options": [option for option, _ in kept],
+            "facts": facts}
+
+
+# ----------------------------------------------------------------------------- choosing
 class ActionChoiceParams(ChoiceParams):
     """The choice knobs plus asking in several option orders (position-bias cancelling)."""
 
@@ -32,6 +150,7 @@ def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], action
 @node(
     "planning.choose_action",
     reads=("facts", "actions", "description"),
+    optional_reads=("description",),
     writes=("choice", "choice_index", "reasoning", "invalid"),
     params=ActionChoiceParams,
     prompt="planning/choose_action",
@@ -61,3 +180,9 @@ def choose_action(state: dict[str, Any], ctx: NodeContext[ActionChoiceParams]) -
     fallback = 0 if ctx.params.fallback == "first" else None
     return {"choice": actions[0] if fallback == 0 else None, "choice_index": fallback,
             "reasoning": "", "invalid": True}
+
+
+@router("planning.has_choice", branches=("chosen", "none"), reads=("choice",))
+def has_choice(state: dict[str, Any], ctx: NodeContext) -> str:
+    """Branch on whether the planner produced an action."""
+    return "chosen" if state.get("choice") else "none"

@@ -29,6 +29,7 @@ class NodeInfo:
     fn: Callable[..., dict[str, Any]]
     reads: tuple[str, ...] = ()
     writes: tuple[str, ...] = ()
+    optional_reads: tuple[str, ...] = ()  # the part of `reads` the node copes without (read as None)
     params: type[BaseModel] = NoParams
     uses_llm: bool = False
     doc: str = ""
@@ -48,14 +49,20 @@ class RouterInfo:
     params: type[BaseModel] = NoParams
     doc: str = ""
     requires: frozenset[str] = frozenset()
+    optional_reads: tuple[str, ...] = ()
 
 
 @dataclass
 class Registry:
-    """Name → entry map whose misses list close matches and everything that exists."""
+    """Name → entry map whose misses list close matches and everything that exists.
+
+    `renamed` maps names entries were once registered under to their names now, so a spec written against
+    an old name still loads (the loader rewrites it with a W202 warning) and a lookup by it says what to use.
+    """
 
     kind: str
     entries: dict[str, Any] = field(default_factory=dict)
+    renamed: dict[str, str] = field(default_factory=dict)
 
     def add(self, name: str, entry: Any) -> None:
         if name in self.entries and self.entries[name].fn is not entry.fn:
@@ -65,6 +72,8 @@ class Registry:
     def get(self, name: str) -> Any:
         _ensure_library_loaded()
         if name not in self.entries:
+            if name in self.renamed:
+                raise KeyError(f"{self.kind} {name!r} is now {self.renamed[name]!r}")
             raise KeyError(unknown_name_message(self.kind, name, self.entries))
         return self.entries[name]
 
@@ -80,8 +89,21 @@ def unknown_name_message(kind: str, name: str, known: Any) -> str:
     return f"unknown {kind} {name!r}{hint} (known: {', '.join(known) or 'none'})"
 
 
+#: Routers were once all `route.*`; each now sits beside the family whose keys it branches on, named after it.
+_ROUTER_RENAMES = {
+    "route.after_step": "execution.after_step",
+    "route.awaiting": "validation.awaiting",
+    "route.capo_next": "metaplan.capo_next",
+    "route.capo_turn": "metaplan.capo_turn",
+    "route.has_choice": "planning.has_choice",
+    "route.needs_plan": "execution.needs_plan",
+    "route.reported": "communication.reported",
+    "route.spoke": "dialogue.spoke",
+    "route.validated": "validation.validated",
+}
+
 NODES = Registry("node")
-ROUTERS = Registry("router")
+ROUTERS = Registry("router", renamed=_ROUTER_RENAMES)
 
 
 def node(
@@ -89,6 +111,7 @@ def node(
     *,
     reads: tuple[str, ...] = (),
     writes: tuple[str, ...] = (),
+    optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     prompt: str | None = None,
     program: type | None = None,
@@ -96,16 +119,19 @@ def node(
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
 
-    Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
+    Every key in `reads` must be written before the node runs (by a node upstream, the runner or the spec's
+    `inputs:`; checked at load time, E308) unless it is also in `optional_reads`, the keys the node does
+    without. Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
     `requires` names the kit capabilities the node reads the belief through; a spec using it is refused
     before an episode on a world whose kit lacks one.
     """
     needs = _known_capabilities(name, requires)
+    _optional_within_reads(name, reads, optional_reads)
 
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        info = NodeInfo(name, fn, tuple(reads), tuple(writes), params, program is not None, doc, prompt, program,
-                        needs)
+        info = NodeInfo(name, fn, tuple(reads), tuple(writes), tuple(optional_reads), params, program is not None,
+                        doc, prompt, program, needs)
         NODES.add(name, info)
         return fn
 
@@ -117,18 +143,31 @@ def router(
     *,
     branches: tuple[str, ...],
     reads: tuple[str, ...] = (),
+    optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     requires: Iterable[str] = (),
 ) -> Callable[[Callable[..., str]], Callable[..., str]]:
-    """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error."""
+    """Register `fn(state, ctx) -> branch name`; returning an undeclared branch is an error.
+
+    `reads` and `optional_reads` mean what they mean for a node: the router runs right after its source node.
+    """
     needs = _known_capabilities(name, requires)
+    _optional_within_reads(name, reads, optional_reads)
 
     def register(fn: Callable[..., str]) -> Callable[..., str]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc, needs))
+        ROUTERS.add(name, RouterInfo(name, fn, tuple(branches), tuple(reads), params, doc, needs,
+                                     tuple(optional_reads)))
         return fn
 
     return register
+
+
+def _optional_within_reads(name: str, reads: tuple[str, ...], optional_reads: tuple[str, ...]) -> None:
+    """Refuse an optional read the entry does not also list in `reads` (`reads` is everything it reads)."""
+    stray = sorted(set(optional_reads) - set(reads))
+    if stray:
+        raise ValueError(f"{name!r} lists optional reads {stray} that are not in its reads {list(reads)}")
 
 
 def _known_capabilities(name: str, requires: Iterable[str]) -> frozenset[str]:

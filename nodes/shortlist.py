@@ -11,21 +11,19 @@ those partner notes, so `drop_claimed` leaves such options off instead. Nor coul
 a far room (a ratio of what each look may find to its walking cost): `rank_looks` orders all looks by the world's
 own value and cost, the figures MHP chooses by. Everything here reads the generic fields the world fills on each
 affordance (`group`, `distance`, `cost`, `value`, `claims`, `surplus`, `detour`, `notes`), never an action kind.
-Like REVECA's ranking, this node can drop options, never add one; messages are always kept.
+Like REVECA's ranking, the `planning.shortlist` node (in planning.py) that runs this can drop options, never add
+one; messages are always kept.
 """
 
 from __future__ import annotations
 
 import math
-from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.capabilities import Objects
 from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import distance_of
-from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.registry import node
 
 #: The groups in the order the shortlist shows them: deliver, fetch, look inside, look around.
 GROUP_ORDER: tuple[AffordanceGroup, ...] = (AffordanceGroup.DELIVER, AffordanceGroup.FETCH,
@@ -156,16 +154,3 @@ def shortlist(options: list[Affordance], params: ShortlistParams,
 
 def _is_message(option: Affordance) -> bool:
     return option.group == AffordanceGroup.COMMUNICATE
-
-
-@node("planning.shortlist", reads=("options", "facts"), writes=("actions", "options", "facts"),
-      params=ShortlistParams, requires={"objects"})
-def shortlist_actions(state: dict[str, Any], ctx: NodeContext[ShortlistParams]) -> dict[str, Any]:
-    """Keep the nearest few options of each group, grouped, each noted with its distance and any partner claim
-    (in the facts' `option_notes`, keyed by the option's text so the note follows its option)."""
-    free_hand = hand_free(cast(Objects, ctx.belief))
-    kept = shortlist(list(state.get("options") or []), ctx.params, free_hand)
-    facts = dict(state.get("facts") or {})
-    facts["option_notes"] = {option.text: text for option, text in kept if text}
-    return {"actions": [option.text for option, _ in kept], "options": [option for option, _ in kept],
-            "facts": facts}

@@ -182,7 +182,7 @@ def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dic
     return {"validation": "ask", "question": _question(belief, found, chosen.agent_id, verb)}
 
 
-@router("route.validated", branches=("valid", "ask"), reads=("validation",))
+@router("validation.validated", branches=("valid", "ask"), reads=("validation",))
 def validated(state: dict[str, Any], ctx: NodeContext) -> str:
     """Run the plan, or ask a partner first when validation found a likely change."""
     return "ask" if state.get("validation") == "ask" else "valid"
@@ -260,7 +260,7 @@ def await_answer(state: dict[str, Any], ctx: NodeContext[AwaitParams]) -> dict[s
     return {"validation": "resume", "options": [pending.plan], "choice_index": 0}
 
 
-@router("route.awaiting", branches=("wait", "resume", "plan", "continue"), reads=("validation",))
+@router("validation.awaiting", branches=("wait", "resume", "plan", "continue"), reads=("validation",))
 def awaiting(state: dict[str, Any], ctx: NodeContext) -> str:
     """After `validation.await_answer`: idle, run the questioned plan, plan afresh, or keep the running plan."""
     verdict = state.get("validation")

@@ -21,6 +21,7 @@ nodes:
 {nodes}
 edges:
   - n1 -> n2 -> n3 -> n4 -> n5 -> END
+inputs: [notes]   # handed over by each invoke below
 """
 
 

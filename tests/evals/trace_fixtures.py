@@ -26,7 +26,7 @@ def _decision_events(agent: str, step: int, index: int, t: float) -> list[dict[s
     return [
         {**base, "type": "node_start", "node": "perceive", "use": "perception.perceive"},
         {**base, "type": "node_end", "node": "perceive", "use": "perception.perceive", "latency_s": 0.001},
-        {**base, "type": "route", "node": "perceive", "router": "route.needs_plan", "branch": "plan"},
+        {**base, "type": "route", "node": "perceive", "router": "execution.needs_plan", "branch": "plan"},
         {**base, "type": "node_start", "node": "choose_action", "use": "planning.choose_action"},
         {**base, "type": "llm_call", "node": "choose_action", "attempt": 0, "model": "scripted", "backend": "fake",
          "prompt": prompt, "response": f"Reasoning: the apple is needed (call {index}).\nAnswer: B",
@@ -39,7 +39,7 @@ def _decision_events(agent: str, step: int, index: int, t: float) -> list[dict[s
         {**base, "type": "node_end", "node": "start_plan", "use": "execution.start_plan", "latency_s": 0.001},
         {**base, "type": "node_start", "node": "step_plan", "use": "execution.step_plan"},
         {**base, "type": "node_end", "node": "step_plan", "use": "execution.step_plan", "latency_s": 0.001},
-        {**base, "type": "route", "node": "step_plan", "router": "route.after_step", "branch": "act"},
+        {**base, "type": "route", "node": "step_plan", "router": "execution.after_step", "branch": "act"},
     ]
 
 

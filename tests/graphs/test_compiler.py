@@ -47,8 +47,8 @@ def test_router_branch_is_followed(tracer) -> None:
 
 
 def test_router_returning_undeclared_branch_is_an_error(monkeypatch) -> None:
-    info = ROUTERS.get("route.has_choice")
-    monkeypatch.setitem(ROUTERS.entries, "route.has_choice",
+    info = ROUTERS.get("planning.has_choice")
+    monkeypatch.setitem(ROUTERS.entries, "planning.has_choice",
                         RouterInfo(info.name, lambda s, c: "sideways", info.branches))
     graph = compile_spec(FIXTURES / "good" / "routed.yaml")
     lm = scripted_lm(["Answer: A"])

@@ -25,10 +25,12 @@ BAD = {
     "python_tag": ("E103", 5, "not allowed"),
     "alias_bomb": ("E104", 6, "key 'e' expands to more than"),
     "missing_entry": ("E201", 1, "entry: Field required"),
-    "unknown_router": ("E204", 8, "did you mean route.has_choice"),
+    "unknown_router": ("E204", 8, "did you mean planning.has_choice"),
     "extends_missing": ("E209", 1, "no_such_base"),
     "undeclared_param": ("E205", 9, "${retry_budget}"),
     "dead_end": ("E304", 6, "'choose' has no outgoing edge"),
+    "unwritten_read": ("E308", 12, "'actions', which nothing writes before it on the path perceive -> choose "
+                       "(written by list_actions, not on that path)"),
 }
 
 

@@ -42,6 +42,7 @@ nodes:
     use: planning.choose_action
 edges:
   - first -> choose -> END
+inputs: [actions]
 """
 
 
@@ -75,7 +76,7 @@ def test_missing_template_names_the_files_tried(tmp_path: Path, monkeypatch: pyt
     monkeypatch.setattr("coopgraph.prompts.render.PROMPTS_DIR", prompts)  # only a C-WAH template ships
     spec = tmp_path / "choose.yaml"
     spec.write_text("name: choose\nentry: choose\nnodes:\n  choose:\n    use: planning.choose_action\n"
-                    "edges:\n  - choose -> END\n")
+                    "edges:\n  - choose -> END\ninputs: [facts, actions]\n")
     load_spec(spec, env="cwah")
     with pytest.raises(SpecInvalid) as caught:
         load_spec(spec, env="bare-test-world")

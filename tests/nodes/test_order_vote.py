@@ -67,7 +67,8 @@ def test_invalid_answers_do_not_vote_and_all_invalid_is_invalid() -> None:
 def test_the_node_asks_once_per_order_and_traces_the_votes(tmp_path: Path, tracer: Any) -> None:
     spec = tmp_path / "voting.yaml"
     spec.write_text("name: voting\nentry: choose\nnodes:\n  choose:\n    use: planning.choose_action\n"
-                    "    params: {reasoning_chars: 0, orders: 3}\nedges:\n  - choose -> END\n", encoding="utf-8")
+                    "    params: {reasoning_chars: 0, orders: 3}\nedges:\n  - choose -> END\n"
+                    "inputs: [facts, actions]\n", encoding="utf-8")
 
     def model(messages: Any, kwargs: Any) -> str:
         lines = [line for line in messages[-1].content.splitlines() if "<apple>" in line]

@@ -23,6 +23,7 @@ nodes:
     {program}
 edges:
   - choose -> END
+inputs: [facts, actions]
 """
 
 

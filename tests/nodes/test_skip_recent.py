@@ -10,7 +10,7 @@ from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_afforda
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode
 from coopgraph.memory.episodic import EpisodicMemory
-from coopgraph.nodes.execution import without_recent
+from coopgraph.nodes.planning import without_recent
 from coopgraph.testing import scripted_lm
 
 ROOMS = [Affordance(kind="goexplore", group=AffordanceGroup.EXPLORE, target_id=i, target_name=name)
@@ -76,7 +76,7 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
 def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
     from coopgraph.envs.cwah import Belief, CWAHAffordances
     from coopgraph.envs.cwah.belief import PartnerIntent
-    from coopgraph.nodes.execution import without_claimed
+    from coopgraph.nodes.planning import without_claimed
 
     env = envs.make("cwah", episode="test/0", num_agents=3)
     observations, _ = env.reset(seed=0)

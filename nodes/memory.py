@@ -1,14 +1,23 @@
-"""Retrieval: turn memory into the facts a prompt needs (goal, progress, dialogue, previous actions)."""
+"""Memory nodes: turn the agent's memory into the facts a prompt needs.
+
+`memory.retrieve` gathers the generic ones (goal, progress, dialogue, previous actions); `memory.focus` adds
+REVECA's focused view (relevant objects, partners' estimated places), whose lines `focus.py` writes. The memory
+itself (belief, episodic and vector stores) is the `coopgraph.memory` package.
+"""
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Belief
+from coopgraph.envs.capabilities import Belief, Partners
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.focus import FocusParams, dialogue_lines, known_lines, self_text
+from coopgraph.nodes.partner_model import describe_partner
 from coopgraph.nodes.registry import node
+from coopgraph.nodes.relevance import NEEDS
+from coopgraph.nodes.reveca_notes import reveca_notes
 
 
 class RetrieveParams(BaseModel):
@@ -52,3 +61,29 @@ def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[st
         recalled = memory.vector.recall(obs.goal_text, k=ctx.params.recall_k)
         facts["recalled"] = [entry.text for entry in recalled]
     return {"facts": facts}
+
+
+@node("memory.focus", reads=("facts", "observation", "reveca"), writes=("facts",), params=FocusParams,
+      requires=NEEDS | {"spatial"})
+def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
+    """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
+
+    Objects rated "none" are left out here, which is what keeps dummy objects out of the planning prompt.
+    """
+    obs = state["observation"]
+    belief = ctx.belief
+    notes = reveca_notes(ctx.memory)
+    params = ctx.params
+    partners = []
+    if params.partner_info:
+        partners = [describe_partner(notes, belief, agent_id, obs.time, params.spatial)
+                    for agent_id in sorted(cast(Partners, belief).partners)]
+    facts = dict(state.get("facts") or {})
+    facts.update({
+        "self_text": self_text(belief),
+        "known": known_lines(belief, notes, params),
+        "partners": partners,
+        "dialogue_lines": dialogue_lines(ctx.memory, notes, params.use_relevance),
+    })
+    return {"facts": facts}
+
