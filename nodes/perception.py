@@ -7,6 +7,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from coopgraph.envs.protocol import HouseObservation, ObjectInfo, Observation
+from coopgraph.memory.episodic import quoted
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
 
@@ -56,7 +57,7 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
         items: list[dict[str, Any]] = []
         if isinstance(obs, HouseObservation):
             items = _new_sightings(obs, memory.vector_log.keys)
-        items += [{"text": f"{m.sender} said: {m.text}", "kind": "message", "step": m.step, "source": "told"}
+        items += [{"text": f"{m.sender} said: {quoted(m.text)}", "kind": "message", "step": m.step, "source": "told"}
                   for m in received]
         if items:
             memory.remember(items)  # one write per step

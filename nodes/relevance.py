@@ -20,6 +20,7 @@ from pydantic import Field
 
 from coopgraph.envs.capabilities import Belief, Containers, Goals, KnownObject, Objects, Partners, Rooms
 from coopgraph.envs.protocol import SIGNED_LABEL, Message, Observation
+from coopgraph.memory.episodic import quoted
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
@@ -176,7 +177,7 @@ def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any
     llm: dict[str, str] = {}
     if ctx.params.scorer == "llm":
         batch = [(f"{i + 1}", line) for i, (_, line, _) in enumerate(objects)]
-        batch += [(f"M{i + 1}", f"{m.sender} said: {m.text}") for i, m in enumerate(messages)]
+        batch += [(f"M{i + 1}", f"{m.sender} said: {quoted(m.text)}") for i, m in enumerate(messages)]
         llm = _llm_levels(ctx, obs, batch[: ctx.params.max_batch])
     room_name = cast(Rooms, belief).room_name
     for i, (obj, line, key) in enumerate(objects):
@@ -189,7 +190,7 @@ def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any
     for i, message in enumerate(messages):
         level = llm.get(f"M{i + 1}") or message_level(message.text, belief, notes)
         notes.message_relevance[message_key(message.sender, message.step, message.text)] = level
-        _store(ctx, f"{message.sender} said: {message.text}", kind="message", step=message.step, level=level,
+        _store(ctx, f"{message.sender} said: {quoted(message.text)}", kind="message", step=message.step, level=level,
                source="told")
     if ctx.tracer is not None and (objects or messages):
         counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in LEVELS}

@@ -98,7 +98,7 @@ def test_perception_works_on_a_core_observation_and_indexes_only_messages() -> N
                       messages=[Message(sender="bob", text="the key is in the shed", step=2)])
     belief, vector, out = _perceive(obs)
     assert out == {"new_messages": 1} and belief.seen == [obs]
-    assert vector.items == [{"text": "bob said: the key is in the shed", "kind": "message", "step": 2,
+    assert vector.items == [{"text": 'bob said: "the key is in the shed"', "kind": "message", "step": 2,
                              "source": "told"}]
 
 
