@@ -77,7 +77,7 @@ def fork(
     members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`) delivers TEXT from alice to the
     others at that step. Raises `TraceError` (a ValueError) naming what exists when the trace cannot be forked
     as asked; the result's `forked_from` says where it branched."""
-    from coopgraph.fork import fork_run
+    from coopgraph.forking import fork_run
 
     payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out)
     return _result(payload)

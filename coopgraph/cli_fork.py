@@ -27,7 +27,7 @@ def fork_command(
     from coopgraph.checkpoints import UnsafeCheckpoint
     from coopgraph.cli_run import _print_result, check_out_folder
     from coopgraph.evals.teams import parse_team
-    from coopgraph.fork import fork_run
+    from coopgraph.forking import fork_run
     from coopgraph.graphs.errors import SpecInvalid
 
     if not trace.is_file():

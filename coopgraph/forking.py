@@ -6,7 +6,8 @@ oracle) are deterministic too: they are fed the observations they had and must c
 again. Graph members are restored from their checkpoint of the step before the fork. Then a model, a member
 or one message may be changed, and the ordinary episode runner plays on. The new trace says where it branched
 (`forked_from`) and starts with the original's events up to the fork step, so the viewer, `trace diff`,
-`replay` and another `fork` read it as one whole episode.
+`replay` and another `fork` read it as one whole episode. (The module is `forking`, not `fork`: a submodule
+named `fork` would shadow the `coopgraph.fork` function once imported.)
 """
 
 from __future__ import annotations
@@ -72,7 +73,12 @@ class ForkedWorld:
         self.env = env
         self.recorded = [e for e in run.env_steps() if int(e["step"]) <= at]
         self.at = at
-        self.say = say
+        self.injected: dict[int, list[Message]] = {}  # messages an earlier fork injected, and this one's
+        for event in run.events:
+            if event.get("type") == "message" and event.get("injected") and int(event["step"]) < at:
+                self._inject(Say(event["agent"], event["text"]), int(event["step"]))
+        if say is not None:
+            self._inject(say, at)
         self.turns: list[Turn] = []
         self._infos: dict[str, dict[str, Any]] = {}
         self._layout: Any = None
@@ -96,16 +102,23 @@ class ForkedWorld:
         self._layout = self.env.layout() if callable(getattr(self.env, "layout", None)) else None
         self.turns = []
         for record in self.recorded:
+            observations = self._heard(observations, int(record["step"]) - 1)
             actions: dict[str, Any] = {a: (record["agents"].get(a) or {}).get("action") if observations[a].ready
                                        else WAIT for a in self.env.agents}  # as the runner: WAIT when not ready
             self.turns.append(Turn(dict(observations), actions))
             observations, _, _, _, now = self.env.step(actions)
             self._check(int(record["step"]), record["agents"], now)
-        if self.say is not None:
-            heard = Message(sender=self.say.agent, text=self.say.text, step=self.at)
-            observations = {a: o if a == self.say.agent else o.model_copy(update={"messages": [*o.messages, heard]})
+        return self._heard(observations, self.at), infos
+
+    def _inject(self, say: Say, step: int) -> None:
+        self.injected.setdefault(step, []).append(Message(sender=say.agent, text=say.text, step=step))
+
+    def _heard(self, observations: dict[str, Any], step: int) -> dict[str, Any]:
+        """The observations of `step` with the messages injected then, delivered to all but their sender."""
+        for message in self.injected.get(step, []):
+            observations = {a: o if a == message.sender else o.model_copy(update={"messages": [*o.messages, message]})
                             for a, o in observations.items()}
-        return observations, infos
+        return observations
 
     @staticmethod
     def _check(step: int, recorded: dict[str, dict[str, Any]], now: dict[str, dict[str, Any]]) -> None:
