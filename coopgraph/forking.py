@@ -73,9 +73,9 @@ class ForkedWorld:
         self.env = env
         self.recorded = [e for e in run.env_steps() if int(e["step"]) <= at]
         self.at = at
-        self.injected: dict[int, list[Message]] = {}  # messages an earlier fork injected, and this one's
+        self.injected: dict[int, list[Message]] = {}  # messages an earlier fork injected (up to `at`), this one's
         for event in run.events:
-            if event.get("type") == "message" and event.get("injected") and int(event["step"]) < at:
+            if event.get("type") == "message" and event.get("injected") and int(event["step"]) <= at:
                 self._inject(Say(event["agent"], event["text"]), int(event["step"]))
         if say is not None:
             self._inject(say, at)
@@ -299,6 +299,7 @@ def _prefix_events(run: RecordedRun, at: int, replaced: set[str]) -> list[dict[s
         kept.append(event)
         if kind == "env_step" and int(event["step"]) >= at:
             break
+    kept += [e for e in run.events if e.get("type") == "message" and e.get("injected") and int(e["step"]) == at]
     return kept
 
 
