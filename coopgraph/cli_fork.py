@@ -25,7 +25,7 @@ def fork_command(
 ) -> None:
     """Rebuild a run at one step, optionally change a model, a member or a message, and play it to the end."""
     from coopgraph.checkpoints import UnsafeCheckpoint
-    from coopgraph.cli_run import _print_result, check_out_folder
+    from coopgraph.cli_run import _live_printer, _print_result, check_out_folder
     from coopgraph.evals.teams import parse_team
     from coopgraph.forking import fork_run
     from coopgraph.graphs.errors import SpecInvalid
@@ -35,7 +35,8 @@ def fork_command(
     if out is not None:
         check_out_folder(out)
     try:
-        payload = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out)
+        payload = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out,
+                           listeners=() if as_json else (_live_printer,))
     except (SpecInvalid, UnsafeCheckpoint, KeyError, ValueError) as exc:  # TraceError is a ValueError
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:

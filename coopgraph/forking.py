@@ -303,10 +303,20 @@ def _prefix_events(run: RecordedRun, at: int, replaced: set[str]) -> list[dict[s
     return kept
 
 
+def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
+    def hear(record: dict[str, Any]) -> None:
+        if not record.get("forked_prefix"):
+            listener(record)
+
+    return hear
+
+
 def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None = None,
              team: Sequence[str] | None = None, say: str | tuple[str, str] | None = None,
-             out: str | Path | None = None) -> dict[str, Any]:
-    """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`."""
+             out: str | Path | None = None,
+             listeners: Sequence[Callable[[dict[str, Any]], None]] = ()) -> dict[str, Any]:
+    """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`.
+    `listeners` see the fork's own events as they are written (not those copied from the original)."""
     from coopgraph.checkpoints import sqlite_saver
     from coopgraph.evals.episode_run import _usage
     from coopgraph.evals.runner import run_episode
@@ -341,6 +351,7 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     forked = [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
               in zip(run.agents, members, plan.catches, plan.checkpoints, strict=True)]
     tracer = ForkTracer(path, forked_from, _prefix_events(run, at, set(plan.changes['team'] or {})), said)
+    tracer.listeners.extend(_own_events_only(listener) for listener in listeners)
     graph_members = {a: m for a, m in zip(run.agents, members, strict=True) if hasattr(m, "graph")}
     tracer.event("manifest", **manifest(
         specs={a: m.loaded.path for a, m in graph_members.items()}, llm={a: m.lm.settings_public for a, m in

@@ -39,6 +39,10 @@ def test_fork_with_a_message_then_trace_diff_shows_where_the_runs_part(mhp_trace
     assert summary["fork"]["step"] == 20 and summary["fork"]["first_difference"] == 21
     code, output = _invoke("fork", str(mhp_trace), "--at", "0", "--out", str(tmp_path))
     assert code == 0 and "success in 62 steps" in output and "coopgraph trace diff" in output
+    code, output = _invoke("fork", str(mhp_trace), "--at", "20", "--say", f"alice:{MISLEAD}", "--out", str(tmp_path))
+    lines = [line.strip() for line in output.splitlines()]
+    assert code == 0 and lines[0] == f"step 20: alice says {MISLEAD}"  # the fork's own events, not the copied ones
+    assert "step 20: bob → [goput] <coffeetable> (111)" in lines and "not finished in 250 steps" in output
 
 
 @pytest.mark.parametrize(("args", "message"), [
