@@ -74,8 +74,15 @@ def test_fork_and_replay_of_a_run_without_checkpoints_say_what_it_needs(mhp_trac
     assert code == 2 and "no such trace file" in output
 
 
-def test_replay_names_the_steps_an_agent_took(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(by_prompt()))
+def test_replay_names_the_steps_an_agent_took_and_fork_takes_another_model(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[str | None] = []
+
+    def make_lm(setting: str | None = None, **_: object) -> object:
+        asked.append(setting)
+        return scripted_lm(by_prompt())
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
     payload = run_configured("toyhouse", {}, "toyhouse/0", ["coela-brief", "toyhouse-expert"],
                              lambda: scripted_lm(by_prompt()), 10, tmp_path, keep_checkpoints=True)
     code, output = _invoke("replay", payload["trace_path"], "--agent", "agent_0", "--step", "99")
@@ -83,3 +90,6 @@ def test_replay_names_the_steps_an_agent_took(tmp_path: Path, monkeypatch: pytes
     code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--json")
     assert code == 0, output
     assert json.loads(output)["forked_from"]["changes"] == {"llm": None, "team": None, "say": None}
+    code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--llm", "local-tiny", "--json")
+    assert code == 0, output
+    assert json.loads(output)["forked_from"]["changes"]["llm"] == "local-tiny" and asked[-1] == "local-tiny"
