@@ -202,7 +202,7 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     recorded = run.checkpoints()
     forked = [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
               in zip(run.agents, members, plan.catches, plan.checkpoints, strict=True)]
-    tracer = ForkTracer(path, forked_from, _prefix_events(run, at, set(plan.changes['team'] or {})), said)
+    tracer = ForkTracer(path, forked_from, _prefix_events(run, at, set(plan.changes["team"] or ())), said)
     tracer.listeners.extend(_own_events_only(listener) for listener in listeners)
     graph_members = {a: m for a, m in zip(run.agents, members, strict=True) if hasattr(m, "graph")}
     tracer.event("manifest", **manifest(
@@ -223,6 +223,10 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     finally:
         tracer.close()
         world.env.close()
+        for member in members:
+            memory = getattr(member, "memory", None)
+            if memory is not None and getattr(memory, "vector", None) is not None:
+                memory.vector.close()
         saver.conn.close()  # type: ignore[attr-defined]
         if failed:  # a fork that could not catch up leaves nothing behind
             path.unlink(missing_ok=True)
