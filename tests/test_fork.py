@@ -132,6 +132,16 @@ def test_a_new_member_joins_at_the_fork_step(tmp_path: Path) -> None:
     assert not [e for e in events if e["type"] == "checkpoint" and e["agent"] == "agent_1" and e.get("forked_prefix")]
 
 
+def test_a_graph_partner_reads_the_injected_message_in_its_dialogue(tmp_path: Path) -> None:
+    trace = graph_run(tmp_path, "coela")
+    said = "The <apple> (21) is in the <chest> (13)."
+    forked = fork_run(trace, 5, say=("agent_1", said), llm=lambda: scripted_lm(by_prompt()))
+    prompts = [m["content"] for e in read_events(forked["trace_path"]) if e["type"] == "llm_call"
+               and not e.get("forked_prefix") for m in e["prompt"]]
+    assert prompts and any(said in text for text in prompts)
+    assert not any(said in m["content"] for e in read_events(trace) if e["type"] == "llm_call" for m in e["prompt"])
+
+
 def test_the_python_front_door_forks_and_says_where(mhp_run: Path, tmp_path: Path) -> None:
     result = coopgraph.fork(mhp_run, at=20, say=f"alice:{MISLEAD}", out=tmp_path)
     assert isinstance(result, coopgraph.RunResult) and result.forked_from is not None
