@@ -1,4 +1,4 @@
-"""The Python front door: run an episode and load a spec in one call each, the way the CLI does.
+"""The Python front door: run an episode, fork a recorded one and load a spec in one call each, as the CLI does.
 
 `coopgraph.run(env="cwah", episode="test/0", team=["mhp", "mhp"])` builds the world and the team, checks every
 graph member's spec against the world, plays the episode, writes its trace and returns a typed result; it is
@@ -33,6 +33,8 @@ class RunResult(BaseModel):
     invalid_answers: int = 0
     trace_path: str | None = None
     wall_time_s: float = 0.0
+    forked_from: dict[str, Any] | None = Field(
+        default=None, description="for a fork: the original trace, its episode, the step and what changed")
 
 
 def run(
@@ -57,11 +59,36 @@ def run(
     setting: Any = list(llm) if isinstance(llm, list | tuple) else llm
     payload = run_configured(env, dict(env_options or {}), episode, list(team), setting, max_steps, Path(out),
                              seed=seed)
+    return _result(payload)
+
+
+def fork(
+    trace: str | Path,
+    *,
+    at: int,
+    llm: LLMSetting | None = None,
+    team: Sequence[str] | None = None,
+    say: str | tuple[str, str] | None = None,
+    out: str | Path | None = None,
+) -> RunResult:
+    """Rebuild the run recorded in `trace` at step `at` (the world from its recorded actions, baselines by
+    replaying their steps, graph members from their checkpoints), change what is asked, and play on to the end
+    as a new run beside the original (or in `out`). `llm` replaces graph members' LLM setting; `team` replaces
+    members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`) delivers TEXT from alice to the
+    others at that step. Raises `TraceError` (a ValueError) naming what exists when the trace cannot be forked
+    as asked; the result's `forked_from` says where it branched."""
+    from coopgraph.forking import fork_run
+
+    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out)
+    return _result(payload)
+
+
+def _result(payload: dict[str, Any]) -> RunResult:
     return RunResult(
         env=payload["env"], episode=payload["episode_id"], team=payload["team"], success=payload["success"],
         steps=payload["steps"], max_steps=payload["max_steps"], metrics=payload["metrics"],
         llm_usage=payload["llm_usage"], invalid_answers=payload["invalid_answers"],
-        trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"],
+        trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"], forked_from=payload.get("forked_from"),
     )
 
 

@@ -12,24 +12,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import read_events
+from coopgraph.recorded import (
+    NEEDS_CHECKPOINTS,
+    RecordedRun,
+    StepCheckpoint,
+    TraceError,
+    checkpoint_file,
+    read_run,
+    restore_member,
+    step_checkpoints,
+)
 
-
-class ReplayError(ValueError):
-    """The trace cannot be replayed as asked; the message says why and what exists."""
-
-
-@dataclass(frozen=True)
-class StepCheckpoint:
-    """One agent step as its trace records it."""
-
-    agent: str
-    step: int
-    call: int  # the agent's graph invocations so far, this one included
-    decision: int | None  # the planner's Nth choice, when it chose in this step
-    thread_id: str
-    checkpoint_id: str
-    file: str | None
+ReplayError = TraceError  # the name replay's callers know; fork raises the same class
 
 
 @dataclass
@@ -57,44 +51,30 @@ class Replayed:
         return self.action != self.original_action
 
 
-def step_checkpoints(events: list[dict[str, Any]]) -> dict[str, list[StepCheckpoint]]:
-    """Each agent's recorded steps, in order."""
-    steps: dict[str, list[StepCheckpoint]] = {}
-    for event in events:
-        if event.get("type") == "checkpoint" and event.get("checkpoint_id"):
-            steps.setdefault(event["agent"], []).append(StepCheckpoint(
-                event["agent"], int(event["step"]), int(event["call"]), event.get("decision"), event["thread_id"],
-                event["checkpoint_id"], event.get("file")))
-    return steps
-
-
-def find_step(events: list[dict[str, Any]], agent: str, *, decision: int | None = None,
+def find_step(run: RecordedRun, agent: str, *, decision: int | None = None,
               step: int | None = None) -> tuple[StepCheckpoint, StepCheckpoint | None]:
     """The checkpoint of the asked step and the one before it (None for the agent's first step)."""
-    by_agent = step_checkpoints(events)
+    by_agent = step_checkpoints(run.events)
     if not by_agent:
-        raise ReplayError("the trace records no agent checkpoints: it was made before checkpointing, or by "
-                          "baseline members only")
+        graph = ", ".join(run.graph_agents)
+        raise TraceError(f"{run.path} records no agent checkpoints (members: {run.members()}); "
+                         + (f"{NEEDS_CHECKPOINTS}" if graph else "only graph agents have decisions to replay"))
     if agent not in by_agent:
-        raise ReplayError(f"no graph agent {agent!r} in this trace; agents with checkpoints: "
-                          f"{', '.join(sorted(by_agent))}")
+        raise TraceError(f"no graph agent {agent!r} in this trace; agents with checkpoints: "
+                         f"{', '.join(sorted(by_agent))}")
     steps = by_agent[agent]
     if decision is not None:
         chosen = [s for s in steps if s.decision == decision]
         if not chosen:
             last = max((s.decision or 0 for s in steps), default=0)
-            raise ReplayError(f"{agent} made decisions 1 to {last} in this run; there is no decision {decision}")
+            raise TraceError(f"{agent} made decisions 1 to {last} in this run; there is no decision {decision}")
     else:
         chosen = [s for s in steps if s.step == step]
         if not chosen:
-            raise ReplayError(f"{agent} took no step {step}; its steps run from {steps[0].step} to {steps[-1].step}")
+            raise TraceError(f"{agent} took no step {step}; its steps run from {steps[0].step} to {steps[-1].step}")
     target = chosen[0]
     before = next((s for s in reversed(steps) if s.call < target.call), None)
-    if target.file is None:
-        raise ReplayError("this run kept its checkpoints in memory; run it again with checkpoints on disk "
-                          "(`coopgraph run` saves them beside the trace) to replay it")
-    if not Path(target.file).exists():
-        raise ReplayError(f"the run's checkpoint file {target.file} is gone")
+    checkpoint_file(target)
     return target, before
 
 
@@ -124,40 +104,30 @@ def replay(trace: str | Path, agent: str, *, decision: int | None = None, step: 
            llm: str | None = None, spec: str | None = None, lm: Any = None) -> Replayed:
     """Restore `agent` before its `decision`-th choice (or its step `step`) and let it decide again, with the
     run's LLM setting, another one (`llm`), or a ready LM object (`lm`, e.g. a scripted model in tests)."""
-    from coopgraph import envs
     from coopgraph.agent import GraphAgent
     from coopgraph.checkpoints import read_checkpoint
     from coopgraph.llm.factory import make_lm
     from coopgraph.tracing import Tracer
 
     if (decision is None) == (step is None):
-        raise ReplayError("name one decision (--decision N) or one step (--step S)")
-    events = read_events(trace)
-    start = next((e for e in events if e.get("type") == "episode_start"), None)
-    manifest = next((e for e in events if e.get("type") == "manifest"), {})
-    if start is None:
-        raise ReplayError(f"{trace} has no episode_start record: not a coopgraph episode trace")
-    target, before = find_step(events, agent, decision=decision, step=step)
-    agents: list[str] = list(start["agents"])
-    index = agents.index(agent)
-    spec_ref = spec or start["team"][index]
-    recorded = manifest.get("llm") or {}
-    recorded = recorded.get(agent, recorded) if isinstance(recorded.get(agent), dict) else recorded
-    setting = "given" if lm is not None else llm or recorded.get("setting") or recorded.get("model") or "local"
-    options = start.get("options") or manifest.get("env_options") or {}
-    env = envs.make(start["env"], episode=start["episode"], num_agents=len(agents), **options)
-    env.reset(seed=int(start["seed"]))
-    info = env.agent_info(agent)  # type: ignore[attr-defined]  # every registered world offers it
+        raise TraceError("name one decision (--decision N) or one step (--step S)")
+    run = read_run(trace)
+    events = run.events
+    target, before = find_step(run, agent, decision=decision, step=step)
+    index = run.agents.index(agent)
+    spec_ref = spec or run.start["team"][index]
+    setting = "given" if lm is not None else llm or run.llm_setting(agent) or "local"
+    env = run.make_world()
+    env.reset(seed=run.seed)
+    info = env.agent_info(agent)
     env.close()
-    assert target.file is not None
-    now = read_checkpoint(target.file, target.thread_id, target.checkpoint_id)
+    now = read_checkpoint(checkpoint_file(target), target.thread_id, target.checkpoint_id)
     tracer = Tracer(None)
     member = GraphAgent(spec_ref, lm=lm if lm is not None else make_lm(setting))
     member.set_tracer(tracer.bind(agent=agent))
-    member.reset(agent, info, int(start["seed"]) + index)
+    member.reset(agent, info, run.seed + index)
     if before is not None:
-        member.restore(read_checkpoint(target.file, before.thread_id, before.checkpoint_id),
-                       steps=before.call, decisions=before.decision or 0)
+        restore_member(member, before, step_checkpoints(events)[agent])
     action = member.act(now["observation"])
     calls = [e for e in tracer.events if e["type"] == "llm_call"]
     plans = [e for e in tracer.events if e["type"] == "plan"]

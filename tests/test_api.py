@@ -47,6 +47,6 @@ def test_load_spec_checks_against_a_world() -> None:
 
 
 def test_the_front_door_is_lazy() -> None:
-    assert set(coopgraph.__all__) == {"RunResult", "load_spec", "run"}
+    assert set(coopgraph.__all__) == {"RunResult", "fork", "load_spec", "run"}
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         coopgraph.nope  # noqa: B018
