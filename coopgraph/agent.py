@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import uuid
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coopgraph.checkpoints import memory_saver, saver_file
 from coopgraph.envs import agent_kit
@@ -32,14 +32,27 @@ from coopgraph.nodes.state import (
     step_start,
 )
 
+if TYPE_CHECKING:  # importing the agent loads no LLM stack; whoever builds one has imported it already
+    from coopgraph.llm.client import CoopLM
+
 
 class GraphAgent:
     """Implements the environments' `TeamMember` protocol with a compiled, checkpointed LangGraph graph."""
 
-    def __init__(self, spec: str | Path | LoadedSpec, *, lm: Any, name: str | None = None,
+    def __init__(self, spec: str | Path | LoadedSpec, *, lm: CoopLM, name: str | None = None,
                  vector_memory: bool | None = None, checkpointer: Any = None, graph: Any = None) -> None:
-        """`graph`: a graph compiled with a checkpointer, shared by team members of one spec (each agent runs on
+        """`lm`: a `CoopLM` (`make_lm`, or `scripted_lm` in tests), because each episode runs on a sibling of it
+        (`with_tracer`) that writes this agent's trace and counts this agent's usage; any other LM is refused
+        here rather than silently sharing its trace and counts.
+
+        `graph`: a graph compiled with a checkpointer, shared by team members of one spec (each agent runs on
         its own thread); else one is compiled with `checkpointer` (LangGraph's in-memory saver by default)."""
+        from coopgraph.llm.client import CoopLM  # already imported by whoever built `lm`
+
+        if not isinstance(lm, CoopLM):
+            raise TypeError(f"GraphAgent needs a CoopLM (make_lm or coopgraph.testing.scripted_lm), not "
+                            f"{type(lm).__name__}: each episode gives the agent its own trace and usage through "
+                            "CoopLM.with_tracer")
         self.loaded = spec if isinstance(spec, LoadedSpec) else load_spec(spec)
         if graph is not None and getattr(graph, "checkpointer", None) is None:
             raise ValueError("a shared graph must be compiled with a checkpointer (compile_spec(..., checkpointer=))")
@@ -63,7 +76,7 @@ class GraphAgent:
         self.tracer = tracer
         if self.resources is not None:
             self.resources.tracer = tracer
-            self.resources.lm = self.lm.with_tracer(tracer) if hasattr(self.lm, "with_tracer") else self.lm
+            self.resources.lm = self.lm.with_tracer(tracer)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -118,7 +131,7 @@ class GraphAgent:
         memory = AgentMemory(semantic=kit.belief, procedural=kit.skillbook, vector=vector,
                              episodic=EpisodicMemory(max_actions=settings.actions_kept,
                                                      max_messages=settings.messages_kept))
-        lm = self.lm.with_tracer(self.tracer) if hasattr(self.lm, "with_tracer") else self.lm  # own usage counts
+        lm = self.lm.with_tracer(self.tracer)  # this episode's own trace and usage counts
         self.resources = AgentResources(
             agent_id=agent_id, env=kit.prompt_env, lm=lm, memory=memory, affordances=kit.affordances, kit=kit,
             tracer=self.tracer, agents=list(env_info.get("agents", [])), seed=seed,

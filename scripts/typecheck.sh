@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Type-check the seam and the packages that build on it, the way Python imports them.
+# Type-check the seam, the packages that build on it and the LLM layer beneath it, the way Python imports them.
 # The project maps folders onto `coopgraph.*` (pyproject's package-dir), which no type checker reads, so this
 # lays the same mapping out as links in .venv/typecheck and points mypy there.
 set -euo pipefail
@@ -10,4 +10,4 @@ for entry in coopgraph/*; do ln -s "$PWD/$entry" "$root/coopgraph/$(basename "$e
 for folder in graphs nodes prompts memory envs evals; do ln -s "$PWD/$folder" "$root/coopgraph/$folder"; done
 MYPYPATH="$root" exec .venv/bin/python -m mypy --config-file pyproject.toml \
   -p coopgraph.envs.protocol -p coopgraph.envs.capabilities -p coopgraph.envs.registry \
-  -p coopgraph.api -p coopgraph.agent -p coopgraph.checkpoints -p coopgraph.replay -p coopgraph.graphs -p coopgraph.nodes -p coopgraph.memory -p coopgraph.testing "$@"
+  -p coopgraph.api -p coopgraph.agent -p coopgraph.checkpoints -p coopgraph.replay -p coopgraph.graphs -p coopgraph.nodes -p coopgraph.memory -p coopgraph.testing -p coopgraph.llm -p coopgraph.tracing -p coopgraph.manifest "$@"

@@ -37,14 +37,18 @@ def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
     its transport retries (the openai client's backoff), so a silent server costs at most
     timeout_s x (max_retries + 1) per call."""
     from langchain_openai import ChatOpenAI
+    from pydantic import SecretStr
 
+    # The key stays a SecretStr all the way (ChatOpenAI would wrap a plain string in one anyway); a server that
+    # wants none still gets a placeholder, since the openai client refuses to start without any key.
+    base_url: str | None
     if settings.kind == "local":
         from coopgraph.llm.server import local_url
 
-        base_url, api_key = local_url(settings), "local"
+        base_url, api_key = local_url(settings), SecretStr("local")
     else:
         base_url = settings.base_url
-        api_key = settings.api_key.get_secret_value() if settings.api_key else "none"
+        api_key = settings.api_key or SecretStr("none")
     return ChatOpenAI(
         model=settings.model,
         base_url=base_url,

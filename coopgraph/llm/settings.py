@@ -9,15 +9,21 @@ from files or traces.
 from __future__ import annotations
 
 import os
-from typing import Literal
+from typing import Any, Literal, TypeGuard
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
 from coopgraph.llm.constraints import Backend
 from coopgraph.llm.model_files import MODEL_FILES
 
-Kind = Literal["local", "openai", "vllm", "llamacpp"]
-REMOTE_KINDS: dict[str, Backend] = {"openai": "openai", "vllm": "vllm", "llamacpp": "llamacpp"}
+RemoteKind = Literal["openai", "vllm", "llamacpp"]
+Kind = Literal["local", RemoteKind]
+REMOTE_KINDS: dict[RemoteKind, Backend] = {"openai": "openai", "vllm": "vllm", "llamacpp": "llamacpp"}
+
+
+def _is_remote_kind(kind: str) -> TypeGuard[RemoteKind]:
+    """Whether `kind` (the part of a setting before `:`) names a server kind; tells the type checker so too."""
+    return kind in REMOTE_KINDS
 
 
 class LLMSettingError(ValueError):
@@ -69,11 +75,14 @@ PATIENCE_ENV = {"timeout_s": "COOPGRAPH_LLM_TIMEOUT_S", "max_retries": "COOPGRAP
                 "max_failures": "COOPGRAPH_LLM_MAX_FAILURES"}
 
 
-def parse_setting(setting: str | None = None, **overrides: object) -> LLMSettings:
+def parse_setting(setting: str | None = None, **overrides: Any) -> LLMSettings:
     """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ...
 
     The waiting knobs (`timeout_s`, `max_retries`, `decision_deadline_s`, `max_failures`) may also come from
-    `COOPGRAPH_LLM_TIMEOUT_S` and its siblings (`PATIENCE_ENV`); explicit overrides win."""
+    `COOPGRAPH_LLM_TIMEOUT_S` and its siblings (`PATIENCE_ENV`); explicit overrides win.
+
+    `overrides` are typed `Any` on purpose: they may be any `LLMSettings` field, and an environment value is a
+    string for a numeric field, so it is `LLMSettings` (pydantic) that checks and converts each one."""
     setting = (setting or os.environ.get("COOPGRAPH_LLM") or "local").strip()
     for field_name, variable in PATIENCE_ENV.items():
         if os.environ.get(variable):
@@ -84,7 +93,7 @@ def parse_setting(setting: str | None = None, **overrides: object) -> LLMSetting
         overrides.setdefault("drafts_messages", MODEL_FILES[setting].drafts_messages)
         return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
     kind, _, model = setting.partition(":")
-    if kind in REMOTE_KINDS and model:
+    if _is_remote_kind(kind) and model:
         key = os.environ.get("OPENAI_API_KEY")
         base_url = os.environ.get("OPENAI_BASE_URL") or (None if kind == "openai" else "http://127.0.0.1:8000/v1")
         return LLMSettings(
