@@ -47,18 +47,28 @@ def run(
     seed: int = 0,
     out: str | Path = "runs",
     env_options: dict[str, Any] | None = None,
+    trace_path: str | Path | None = None,
+    keep_checkpoints: bool = True,
 ) -> RunResult:
     """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
     return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
     member, or one per member (None for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
-    with what exists when a name is unknown, before anything runs."""
+    with what exists when a name is unknown, before anything runs. The trace goes to `trace_path` (a new
+    .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every step beside it, as
+    `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
     from coopgraph.evals.episode_run import run_configured
 
     if max_steps is not None and max_steps < 1:
         raise ValueError(f"max_steps must be at least 1 (got {max_steps}); leave it None for the world's horizon")
+    name = None
+    if trace_path is not None:
+        target = Path(trace_path)
+        if target.suffix != ".jsonl" or target.exists():
+            raise ValueError(f"trace_path {target}: give a new .jsonl file (a run never overwrites a trace)")
+        out, name = target.parent, target.name
     setting: Any = list(llm) if isinstance(llm, list | tuple) else llm
     payload = run_configured(env, dict(env_options or {}), episode, list(team), setting, max_steps, Path(out),
-                             seed=seed)
+                             seed=seed, trace_name=name, keep_checkpoints=keep_checkpoints)
     return _result(payload)
 
 
@@ -70,16 +80,17 @@ def fork(
     team: Sequence[str] | None = None,
     say: str | tuple[str, str] | None = None,
     out: str | Path | None = None,
+    trace_path: str | Path | None = None,
 ) -> RunResult:
     """Rebuild the run recorded in `trace` at step `at` (the world from its recorded actions, baselines by
     replaying their steps, graph members from their checkpoints), change what is asked, and play on to the end
-    as a new run beside the original (or in `out`). `llm` replaces graph members' LLM setting; `team` replaces
+    as a new run beside the original (or in `out`, or at `trace_path`). `llm` replaces graph members' LLM setting; `team` replaces
     members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`) delivers TEXT from alice to the
     others at that step. Raises `TraceError` (a ValueError) naming what exists when the trace cannot be forked
     as asked; the result's `forked_from` says where it branched."""
     from coopgraph.forking import fork_run
 
-    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out)
+    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path)
     return _result(payload)
 
 

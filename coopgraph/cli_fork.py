@@ -21,6 +21,8 @@ def fork_command(
     say: str | None = typer.Option(None, "--say", help="AGENT:TEXT: the others receive TEXT from AGENT at the "
                                    "fork step, as any message"),
     out: Path | None = typer.Option(None, "--out", help="folder for the fork's trace (default: the original's)"),
+    fork_trace: Path | None = typer.Option(None, "--trace", help="the fork's trace file (default: ORIGINAL-forkSTEP-"
+                                           "TIME.jsonl in --out); checkpoints go beside it"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Rebuild a run at one step, optionally change a model, a member or a message, and play it to the end."""
@@ -34,9 +36,13 @@ def fork_command(
         fail(f"{trace}: no such trace file")
     if out is not None:
         check_out_folder(out)
+    if fork_trace is not None:
+        if fork_trace.suffix != ".jsonl":
+            fail(f"--trace {fork_trace}: a trace is a .jsonl file (e.g. runs/fork.jsonl)")
+        check_out_folder(fork_trace.parent, "--trace")
     try:
         payload = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out,
-                           listeners=() if as_json else (_live_printer,))
+                           trace_path=fork_trace, listeners=() if as_json else (_live_printer,))
     except (SpecInvalid, UnsafeCheckpoint, KeyError, ValueError) as exc:  # TraceError is a ValueError
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:

@@ -165,7 +165,7 @@ def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[di
 
 def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None = None,
              team: Sequence[str] | None = None, say: str | tuple[str, str] | None = None,
-             out: str | Path | None = None,
+             out: str | Path | None = None, trace_path: str | Path | None = None,
              listeners: Sequence[Callable[[dict[str, Any]], None]] = ()) -> dict[str, Any]:
     """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`.
     `listeners` see the fork's own events as they are written (not those copied from the original)."""
@@ -179,7 +179,9 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     run = read_run(trace)
     said = None if say is None else parse_say(say)
     plan = plan_fork(run, at, llm=llm, team=team, say=said)
-    path = _trace_path(run, at, None if out is None else Path(out))
+    path = _trace_path(run, at, None if out is None else Path(out)) if trace_path is None else Path(trace_path)
+    if trace_path is not None and path.exists():
+        raise ForkError(f"{path}: a trace of that name exists; give a new name (a fork never overwrites a trace)")
     forked_from = {"trace": str(run.path.resolve()), "env": run.start["env"], "episode": run.start["episode"],
                    "step": at, "changes": plan.changes}
 

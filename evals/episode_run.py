@@ -62,15 +62,22 @@ def run_configured(
             return setting
         return lambda: make_lm(setting)
 
-    saver = sqlite_saver(trace_path.with_suffix(".checkpoints.sqlite")) if keep_checkpoints else None
-    if isinstance(llm, list):  # the team first: a member that cannot be built leaves no empty trace behind
-        by_setting: dict[Any, Any] = {}
-        factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
-        team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver,
-                         member_settings=[s if isinstance(s, str) else None for s in llm])
-    else:
-        team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver,
-                         member_settings=[llm if isinstance(llm, str) else None] * len(team_names))
+    checkpoints = trace_path.with_suffix(".checkpoints.sqlite")
+    saver = sqlite_saver(checkpoints) if keep_checkpoints else None
+    try:  # the team first: a member that cannot be built leaves no empty trace or checkpoint file behind
+        if isinstance(llm, list):
+            by_setting: dict[Any, Any] = {}
+            factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
+            team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver,
+                             member_settings=[s if isinstance(s, str) else None for s in llm])
+        else:
+            team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver,
+                             member_settings=[llm if isinstance(llm, str) else None] * len(team_names))
+    except BaseException:
+        if saver is not None:
+            saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
+            checkpoints.unlink(missing_ok=True)
+        raise
     tracer = Tracer(trace_path)
     tracer.listeners.extend(listeners or [])
     agents = list(env.possible_agents)

@@ -50,3 +50,16 @@ def test_the_front_door_is_lazy() -> None:
     assert set(coopgraph.__all__) == {"RunResult", "fork", "load_spec", "run"}
     with pytest.raises(AttributeError, match="no attribute 'nope'"):
         coopgraph.nope  # noqa: B018
+
+
+def test_run_then_fork_by_named_traces_in_python(tmp_path: Path) -> None:
+    import coopgraph
+
+    first = coopgraph.run(team=["mhp", "mhp"], trace_path=tmp_path / "pair.jsonl")
+    assert first.trace_path == str(tmp_path / "pair.jsonl")
+    forked = coopgraph.fork(tmp_path / "pair.jsonl", at=20, trace_path=tmp_path / "again.jsonl")
+    assert forked.trace_path == str(tmp_path / "again.jsonl") and forked.steps == first.steps == 62
+    with pytest.raises(ValueError, match="never overwrites"):
+        coopgraph.run(team=["mhp", "mhp"], trace_path=tmp_path / "pair.jsonl")
+    with pytest.raises(ValueError, match="never overwrites"):
+        coopgraph.fork(tmp_path / "pair.jsonl", at=20, trace_path=tmp_path / "again.jsonl")

@@ -164,11 +164,15 @@ def test_own_wiring_runs_for_real_and_opens_in_the_viewer(workspace: Path) -> No
 
 
 @pytest.mark.slow
-def test_replay_block(workspace: Path) -> None:
+def test_replay_and_fork_block(workspace: Path) -> None:
     out = run_block(block("replay"), workspace)
     verdicts = re.findall(r"alice at step \d+: (same as the run|differs from the run)", out)
     assert len(verdicts) == 2 and verdicts[0] == "same as the run"
-    assert (workspace / "runs/same.html").is_file()
+    events = [json.loads(line) for line in (workspace / "runs/with-mhp.jsonl").read_text().splitlines()]
+    start = next(e for e in events if e["type"] == "episode_start")
+    assert start["forked_from"]["step"] == 10 and start["forked_from"]["changes"]["team"]
+    page = (workspace / "runs/diff.html").read_text()
+    assert "with-mhp.jsonl" in page and "fork" in page
 
 
 @pytest.mark.slow

@@ -93,3 +93,15 @@ def test_replay_names_the_steps_an_agent_took_and_fork_takes_another_model(tmp_p
     code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--llm", "local-tiny", "--json")
     assert code == 0, output
     assert json.loads(output)["forked_from"]["changes"]["llm"] == "local-tiny" and asked[-1] == "local-tiny"
+
+
+def test_fork_trace_names_the_file_and_never_overwrites_one(mhp_trace: Path, tmp_path: Path) -> None:
+    target = tmp_path / "told.jsonl"
+    code, output = _invoke("fork", str(mhp_trace), "--at", "5", "--trace", str(target), "--json")
+    assert code == 0, output
+    assert json.loads(output)["trace_path"] == str(target) and target.is_file()
+    before = target.read_bytes()
+    code, output = _invoke("fork", str(mhp_trace), "--at", "5", "--trace", str(target))
+    assert code == 2 and "exists" in output and target.read_bytes() == before
+    code, output = _invoke("fork", str(mhp_trace), "--at", "5", "--trace", str(tmp_path / "told.txt"))
+    assert code == 2 and ".jsonl" in output
