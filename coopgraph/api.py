@@ -84,10 +84,10 @@ def fork(
 ) -> RunResult:
     """Rebuild the run recorded in `trace` at step `at` (the world from its recorded actions, baselines by
     replaying their steps, graph members from their checkpoints), change what is asked, and play on to the end
-    as a new run beside the original (or in `out`, or at `trace_path`). `llm` replaces graph members' LLM setting; `team` replaces
-    members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`) delivers TEXT from alice to the
-    others at that step. Raises `TraceError` (a ValueError) naming what exists when the trace cannot be forked
-    as asked; the result's `forked_from` says where it branched."""
+    as a new run beside the original (or in `out`, or at `trace_path`). `llm` replaces graph members' LLM
+    setting; `team` replaces members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`)
+    delivers TEXT from alice to the others at that step. Raises `TraceError` (a ValueError) naming what exists
+    when the trace cannot be forked as asked; the result's `forked_from` says where it branched."""
     from coopgraph.forking import fork_run
 
     payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path)
