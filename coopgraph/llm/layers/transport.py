@@ -25,10 +25,19 @@ def to_langchain(messages: Messages) -> list[BaseMessage]:
     return [_ROLES[m["role"]](content=m["content"]) for m in messages]
 
 
-def call_kwargs(request: ChatRequest, backend: Backend) -> dict[str, Any]:
+def speaks_max_tokens(backend: Backend, base_url: str | None) -> bool:
+    """Whether the server reads the older `max_tokens` field: llama.cpp and vLLM do, and so does any other
+    OpenAI-compatible server (Ollama, llama.cpp's llama-server, LM Studio) behind an `openai:` setting; only
+    OpenAI's own API wants `max_completion_tokens` alone."""
+    if backend in ("llamacpp", "vllm"):
+        return True
+    return backend == "openai" and base_url is not None and "api.openai.com" not in base_url
+
+
+def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = None) -> dict[str, Any]:
     """The request parameters sent with this call (part of every response-cache key)."""
     kwargs: dict[str, Any] = {"max_tokens": request.max_tokens, **request_kwargs(request.constraint, backend)}
-    if backend in ("llamacpp", "vllm"):
+    if speaks_max_tokens(backend, base_url):
         # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model that
         # never writes its stop token would then write until the context is full. Say it in their words.
         kwargs["extra_body"] = {**kwargs.get("extra_body", {}), "max_tokens": request.max_tokens}
@@ -44,7 +53,9 @@ class ChatModelTransport:
 
     def complete(self, request: ChatRequest) -> Completion:
         start = time.perf_counter()
-        reply = self.chat_model.invoke(to_langchain(request.messages), **call_kwargs(request, self.backend))
+        base_url = getattr(self.chat_model, "openai_api_base", None)  # ChatOpenAI's server; None for fakes
+        reply = self.chat_model.invoke(to_langchain(request.messages),
+                                       **call_kwargs(request, self.backend, base_url))
         latency = time.perf_counter() - start
         raw = reply.content if isinstance(reply.content, str) else str(reply.content)
         usage: Any = getattr(reply, "usage_metadata", None) or {}
