@@ -159,7 +159,7 @@ def test_own_wiring_runs_for_real_and_opens_in_the_viewer(workspace: Path) -> No
     events = [json.loads(line) for line in (workspace / "runs/mine.jsonl").read_text().splitlines()]
     calls = [e for e in events if e["type"] == "llm_call"]
     manifest = next(e for e in events if e["type"] == "manifest")
-    assert calls and "qwen" in json.dumps(manifest["llm"]).lower()
+    assert calls and manifest["llm"]["alice"]["setting"] == "local"
     assert (workspace / "runs/mine.html").stat().st_size > 10_000
 
 
