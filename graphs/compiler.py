@@ -17,7 +17,7 @@ from langgraph.graph import START, StateGraph
 from langgraph.runtime import Runtime
 
 from coopgraph.graphs.loader import LoadedSpec, load_spec
-from coopgraph.graphs.spec import END, GraphSpec, NodeSpec, RouterEdge
+from coopgraph.graphs.spec import END, GraphSpec, LLMSampling, NodeSpec, RouterEdge
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.nodes.context import AgentResources, NodeContext
 from coopgraph.nodes.registry import NODES, ROUTERS, NodeInfo, RouterInfo
@@ -41,7 +41,7 @@ def build_program(info: NodeInfo, node: NodeSpec, spec_dir: Path) -> Any:
 
 
 def _node_runner(
-    node_id: str, node: NodeSpec, info: NodeInfo, program: Any
+    node_id: str, node: NodeSpec, info: NodeInfo, program: Any, sampling: LLMSampling | None = None
 ) -> Callable[[Any, Runtime[AgentResources]], dict[str, Any]]:
     params = info.params.model_validate(node.params)
     prompt = node.prompt or info.prompt
@@ -49,7 +49,8 @@ def _node_runner(
 
     def run(state: Any, runtime: Runtime[AgentResources]) -> dict[str, Any]:
         resources = runtime.context or AgentResources()
-        ctx = NodeContext(node_id, info.name, params, resources, prompt, program, step_memory(state, resources))
+        ctx = NodeContext(node_id, info.name, params, resources, prompt, program, step_memory(state, resources),
+                          sampling)
         tracer = resources.tracer
         if tracer is None:
             update = info.fn(state, ctx)
@@ -127,7 +128,7 @@ def build_state_graph(loaded: LoadedSpec) -> StateGraph[Any, AgentResources, Any
     spec_dir = loaded.path.parent
     for node_id, node in spec.nodes.items():
         info = NODES.get(node.use)
-        runner = _node_runner(node_id, node, info, build_program(info, node, spec_dir))
+        runner = _node_runner(node_id, node, info, build_program(info, node, spec_dir), spec.llm)
         graph.add_node(node_id, runner)  # type: ignore[call-overload]  # langgraph's overloads miss Runtime[C]
     graph.add_node(COMMIT, _commit(channels))  # type: ignore[call-overload]  # overloads want a typed input
     graph.add_edge(COMMIT, LG_END)
@@ -158,4 +159,4 @@ def node_context(loaded: LoadedSpec, node_id: str, resources: AgentResources | N
     info = NODES.get(node.use)
     program = build_program(info, node, loaded.path.parent)
     return NodeContext(node_id, info.name, info.params.model_validate(node.params),
-                       resources or AgentResources(), node.prompt or info.prompt, program, memory)
+                       resources or AgentResources(), node.prompt or info.prompt, program, memory, loaded.spec.llm)

@@ -20,7 +20,7 @@ from coopgraph.graphs.spec import GraphSpec
 from coopgraph.graphs.yaml_source import Mark, YamlProblem, decode_text, load_source
 
 GRAPHS_DIR = Path(__file__).parent
-SHIPPED_FOLDERS = ("", "ablations", "examples")
+SHIPPED_FOLDERS = ("", "variants", "ablations", "examples")
 
 
 def shipped_specs() -> dict[str, Path]:

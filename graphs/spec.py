@@ -48,6 +48,25 @@ class AgentSettings(BaseModel):
     vector_memory: bool = Field(default=True, description="keep a Chroma store of sightings and messages")
 
 
+class LLMSampling(BaseModel):
+    """How a wiring asks its LLM (its paper's sampling), for every LLM node of the spec; unset: as the LLM setting
+    (`--llm`) asks, which is temperature 0 and each node's own reply cap. The setting still chooses the model.
+
+    A node's explicit `max_tokens` param wins over `max_tokens` here; a spec's `llm:` block replaces its base's
+    whole (write every field you keep)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    temperature: float | None = Field(default=None, ge=0.0, le=2.0, description="sampling temperature")
+    top_p: float | None = Field(default=None, gt=0.0, le=1.0, description="nucleus sampling mass")
+    max_tokens: int | None = Field(default=None, ge=1, le=4096, description="longest reply of a free-text node "
+                                   "or of a free chain of thought before a choice")
+
+    def options(self) -> dict[str, float]:
+        """The per-call request options this block sets (sent with every call, so part of every cache key)."""
+        return {k: v for k, v in (("temperature", self.temperature), ("top_p", self.top_p)) if v is not None}
+
+
 class GraphSpec(BaseModel):
     """A whole agent wiring after `extends:` has been resolved."""
 
@@ -58,6 +77,7 @@ class GraphSpec(BaseModel):
     extends: str | None = None
     params: dict[str, Any] = Field(default_factory=dict)
     agent: AgentSettings = Field(default_factory=AgentSettings)
+    llm: LLMSampling = Field(default_factory=LLMSampling)
     inputs: list[str] = Field(default_factory=list, description="per-step keys the caller supplies with each "
                               "invocation (beyond what the runner writes), so nodes may read them unwritten")
     entry: str

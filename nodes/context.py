@@ -53,6 +53,7 @@ class NodeContext(Generic[ParamsT]):
     prompt: str | None = None
     program: Any = None  # the node's dspy.Module, built once per compiled graph
     step_memory: AgentMemory | None = None  # the view over this step's channels, when the graph carries them
+    sampling: Any = None  # the spec's `llm:` block (graphs.spec.LLMSampling): how its LLM nodes ask
 
     @property
     def lm(self) -> Any:

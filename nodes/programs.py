@@ -131,6 +131,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
         reasoning_chars: int = 200,
         max_tokens: int = 120,
         retries: int = 2,
+        free_reasoning: bool = False,
+        options: dict[str, Any] | None = None,
     ) -> None:
         super().__init__()
         self.template = template
@@ -140,11 +142,14 @@ class JinjaAdapter(metaclass=DspyDeferred):
         self.reasoning_chars = reasoning_chars
         self.max_tokens = max_tokens
         self.retries = retries
+        self.free_reasoning = free_reasoning
+        self.options = dict(options or {})  # the spec's sampling (temperature, top_p), sent with every call
 
     def constraint_for(self, inputs: dict[str, Any]) -> ChoiceConstraint | None:
         if "options" not in inputs:
             return None
-        return ChoiceConstraint(tuple(inputs["options"]), self.answer_format, self.reasoning_chars)
+        return ChoiceConstraint(tuple(inputs["options"]), self.answer_format, self.reasoning_chars,
+                                self.free_reasoning)
 
     def _turn(self, signature: type[dspy.Signature], inputs: dict[str, Any]) -> list[dict[str, str]]:
         variables = {**inputs.get("context", {}), "instructions": signature.instructions}
@@ -193,7 +198,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
                             "coopgraph.llm.factory.make_lm or coopgraph.testing.scripted_lm")
         messages = self.format(signature, demos, inputs)
         constraint = self.constraint_for(inputs)
-        max_tokens = max_tokens_for(constraint) if constraint else self.max_tokens
+        bounded = constraint is not None and not constraint.thinks_freely  # a free thought runs to max_tokens
+        max_tokens = max_tokens_for(constraint) if bounded and constraint else self.max_tokens
         started = time.monotonic()
         errors: list[str] = []
         raw = ""
@@ -204,7 +210,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
                 errors.append(stop)
                 break
             attempts = attempt
-            request = ChatRequest(messages, constraint=constraint, max_tokens=max_tokens, options=lm_kwargs,
+            request = ChatRequest(messages, constraint=constraint, max_tokens=max_tokens,
+                                  options={**lm_kwargs, **self.options},
                                   trace={"node": self.node_name, "attempt": attempt})
             try:
                 done = lm.complete(request)
@@ -296,6 +303,9 @@ class ChoiceParams(BaseModel):
         default="letter", description="answer with the option's letter or with its exact text"
     )
     reasoning_chars: int = Field(default=160, ge=0, le=2000, description="one-line thought before answering; 0: none")
+    reasoning: Literal["line", "free"] = Field(
+        default="line", description="line: one thought line of at most reasoning_chars; free: \"Let's think step by "
+        "step\", as many lines as the spec's llm max_tokens allow (CoELA as published); reasoning_chars 0: none")
     retries: int = Field(default=2, ge=0, le=10, description="extra tries after an error or unusable reply")
     fallback: Literal["first", "none"] = Field(
         default="first", description="what an invalid answer turns into after the retries"
@@ -307,19 +317,39 @@ def llm_profile(ctx: Any) -> dict[str, Any]:
     return getattr(ctx.resources.lm, "settings_public", None) or {}
 
 
+#: The reply cap of a free chain of thought when the spec's `llm:` block sets none (the CoELA paper's 256).
+FREE_REASONING_TOKENS = 256
+
+
+def _max_tokens(params: Any, sampling: Any, free: bool) -> int:
+    """A node's reply cap: its own explicit `max_tokens` param, else the spec's `llm.max_tokens`, else its default
+    (a free chain of thought: `FREE_REASONING_TOKENS`)."""
+    spec_cap = getattr(sampling, "max_tokens", None)
+    if isinstance(params, BaseModel) and "max_tokens" in params.model_fields_set:
+        return int(getattr(params, "max_tokens"))
+    if spec_cap is not None:
+        return int(spec_cap)
+    return FREE_REASONING_TOKENS if free else int(getattr(params, "max_tokens", 120))
+
+
 def adapter_for(ctx: Any) -> JinjaAdapter:
     """The adapter that renders this node's template with this node's params, and only those: a profile that
     can be asked one way only (a distilled model) says so, and runs check the spec against it beforehand
-    (`graphs/profile_checks.py`), so nothing here bends a spec to a model."""
+    (`graphs/profile_checks.py`), so nothing here bends a spec to a model. The spec's `llm:` block (`ctx.sampling`)
+    says how every call is sampled and caps free replies."""
     params = ctx.params
     reasoning = getattr(params, "reasoning_chars", 0)
     answer_format = cast(AnswerFormat, getattr(params, "answer_format", "letter"))
+    free = getattr(params, "reasoning", "line") == "free"
+    sampling = getattr(ctx, "sampling", None)
     return JinjaAdapter(
         ctx.prompt,
         env_name=ctx.resources.env,
         node_name=ctx.name,
         answer_format=answer_format,
         reasoning_chars=reasoning,
-        max_tokens=getattr(params, "max_tokens", 120),
+        max_tokens=_max_tokens(params, sampling, free),
         retries=getattr(params, "retries", 2),
+        free_reasoning=free,
+        options=sampling.options() if sampling is not None else None,
     )

@@ -26,11 +26,17 @@ def letter(index: int) -> str:
 
 @dataclass(frozen=True)
 class ChoiceConstraint:
-    """Answer with one of `options`, optionally after a one-line reasoning of bounded length."""
+    """Answer with one of `options`, optionally after a one-line reasoning of bounded length, or (`free_reasoning`,
+    with reasoning on) after a free chain of thought of any number of lines, bounded by the reply's token cap."""
 
     options: tuple[str, ...]
     answer_format: AnswerFormat = "letter"
     reasoning_chars: int = 200
+    free_reasoning: bool = False
+
+    @property
+    def thinks_freely(self) -> bool:
+        return self.free_reasoning and self.reasoning_chars > 0
 
     def answers(self) -> list[str]:
         if self.answer_format == "letter":
@@ -40,6 +46,8 @@ class ChoiceConstraint:
     def instructions(self) -> str:
         """The closing lines every choice prompt ends with, so the format is stated once."""
         target = "the letter of one option" if self.answer_format == "letter" else "one option copied exactly"
+        if self.thinks_freely:
+            return f"Let's think step by step, then give the answer on a last line as:\nAnswer: <{target}>"
         if self.reasoning_chars > 0:
             return (
                 "Think in one short line, then answer.\n"
@@ -50,6 +58,8 @@ class ChoiceConstraint:
     def format_answer(self, index: int, reasoning: str = "") -> str:
         """How a correct reply looks; used for few-shot demos."""
         answer = self.answers()[index]
+        if self.thinks_freely:
+            return f"{reasoning.strip() or 'The best next step is this one.'}\nAnswer: {answer}"
         if self.reasoning_chars > 0:
             return f"Reasoning: {reasoning.strip() or 'best next step'}\nAnswer: {answer}"
         return f"Answer: {answer}"
@@ -63,7 +73,10 @@ def gbnf(constraint: ChoiceConstraint) -> str:
     """A llama.cpp grammar: optional bounded reasoning line, then exactly one allowed answer."""
     answers = " | ".join(_gbnf_literal(a) for a in constraint.answers())
     lines = [f"answer ::= {answers}"]
-    if constraint.reasoning_chars > 0:
+    if constraint.thinks_freely:  # any lines of thought, then the answer line
+        lines.insert(0, 'root ::= thought "Answer: " answer')
+        lines.append('thought ::= ([^\\n]* "\\n")*')
+    elif constraint.reasoning_chars > 0:
         lines.insert(0, 'root ::= "Reasoning: " reason "\\nAnswer: " answer')
         lines.append(f"reason ::= [^\\n]{{1,{constraint.reasoning_chars}}}")
     else:
@@ -74,6 +87,8 @@ def gbnf(constraint: ChoiceConstraint) -> str:
 def regex(constraint: ChoiceConstraint) -> str:
     """The same shape as a regular expression, for vLLM's guided decoding."""
     answers = "|".join(re.escape(a) for a in constraint.answers())
+    if constraint.thinks_freely:
+        return f"(.*\\n)*Answer: ({answers})"
     if constraint.reasoning_chars > 0:
         return f"Reasoning: [^\\n]{{1,{constraint.reasoning_chars}}}\\nAnswer: ({answers})"
     return f"Answer: ({answers})"

@@ -1,4 +1,4 @@
-"""Every shipped spec (the methods and their ablations) runs on the toyhouse with the scripted chat model, alone and
+"""Every shipped spec (the methods, their small-model variants and their ablations) runs on the toyhouse with the scripted chat model, alone and
 in a mixed team with the toyhouse expert: the episode advances and every plan comes from the world's list."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
 from coopgraph.testing import scripted_lm
 
 SPECS = sorted(p.stem for p in GRAPHS_DIR.glob("*.yaml")) + sorted(
-    f"ablations/{p.stem}" for p in (GRAPHS_DIR / "ablations").glob("*.yaml"))
+    f"{folder}/{p.stem}" for folder in ("variants", "ablations") for p in (GRAPHS_DIR / folder).glob("*.yaml"))
 OPTION = re.compile(r"^([A-Z]{1,2})\. ", re.MULTILINE)
 TICKS = 15
 

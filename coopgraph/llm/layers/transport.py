@@ -18,7 +18,7 @@ from coopgraph.llm.interface import ChatRequest, Completion, Messages
 from coopgraph.llm.text import strip_control
 
 _ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
-_PER_CALL_OPTIONS = ("temperature", "stop")  # what a caller may set per call; anything else (dspy's) is dropped
+_PER_CALL_OPTIONS = ("temperature", "top_p", "stop")  # what a caller may set per call; anything else (dspy's) is dropped
 
 
 def to_langchain(messages: Messages) -> list[BaseMessage]:
