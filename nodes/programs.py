@@ -326,7 +326,7 @@ def _max_tokens(params: Any, sampling: Any, free: bool) -> int:
     (a free chain of thought: `FREE_REASONING_TOKENS`)."""
     spec_cap = getattr(sampling, "max_tokens", None)
     if isinstance(params, BaseModel) and "max_tokens" in params.model_fields_set:
-        return int(getattr(params, "max_tokens"))
+        return int(params.max_tokens)
     if spec_cap is not None:
         return int(spec_cap)
     return FREE_REASONING_TOKENS if free else int(getattr(params, "max_tokens", 120))

@@ -85,7 +85,7 @@ MODEL_FILES: dict[str, ModelFile] = {
 # The distilled planner: the same Gemma base file, served with coopgraph's adapter and chat format.
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
-    chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False, spec="coela",
+    chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False, spec="coela-lite",
     description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
 # The same, distilled on coela-brief's short prompt (state in brief, a shortlist with distances): use it with
 # coela-brief, whose prompt is the one it learned.

@@ -40,7 +40,8 @@ def test_graph_members_share_one_compiled_graph() -> None:
 def test_a_distilled_profile_warns_only_about_choice_prompts_it_never_learned() -> None:
     from coopgraph.evals.teams import prompt_mismatch
 
-    assert prompt_mismatch("coela", "local-coop") is None and prompt_mismatch("coela-news", "local-coop") is None
+    assert prompt_mismatch("coela-lite", "local-coop") is None and prompt_mismatch("coela-news", "local-coop") is None
+    assert "planning/choose_action_lite" in (prompt_mismatch("coela", "local-coop") or "")  # learned the variants'
     assert prompt_mismatch("coela-brief", "local-coop-brief") is None
     assert prompt_mismatch("coela", "local") is None and prompt_mismatch("mhp", "local-coop-brief") is None
     warning = prompt_mismatch("coela", "local-coop-brief")

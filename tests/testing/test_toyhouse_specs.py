@@ -1,5 +1,6 @@
-"""Every shipped spec (the methods, their small-model variants and their ablations) runs on the toyhouse with the scripted chat model, alone and
-in a mixed team with the toyhouse expert: the episode advances and every plan comes from the world's list."""
+"""Every shipped spec (the methods, their small-model variants and their ablations) runs on the toyhouse with the
+scripted chat model, alone and in a mixed team with the toyhouse expert: the episode advances and every plan comes
+from the world's list."""
 
 from __future__ import annotations
 

@@ -18,7 +18,8 @@ from coopgraph.llm.interface import ChatRequest, Completion, Messages
 from coopgraph.llm.text import strip_control
 
 _ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
-_PER_CALL_OPTIONS = ("temperature", "top_p", "stop")  # what a caller may set per call; anything else (dspy's) is dropped
+#: What a caller may set per call (a spec's `llm:` block sets the first two); anything else (dspy's) is dropped.
+_PER_CALL_OPTIONS = ("temperature", "top_p", "stop")
 
 
 def to_langchain(messages: Messages) -> list[BaseMessage]:
