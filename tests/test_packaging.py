@@ -25,7 +25,11 @@ def test_every_mapped_folder_package_is_listed_and_importable() -> None:
 def test_prompts_and_specs_are_package_data() -> None:
     text = (ROOT / "pyproject.toml").read_text()
     assert '"coopgraph.prompts" = ["**/*.j2"]' in text
-    assert '"coopgraph.graphs" = ["*.yaml", "ablations/*.yaml", "examples/*.yaml"]' in text
+    assert '"coopgraph.graphs" = ["*.yaml", "variants/*.yaml", "ablations/*.yaml", "examples/*.yaml"]' in text
+    from coopgraph.graphs.loader import SHIPPED_FOLDERS
+
+    for folder in SHIPPED_FOLDERS:  # every folder the shipped-spec lookup searches is installed with the package
+        assert f'"{folder}/*.yaml"' in text if folder else '"*.yaml"' in text
 
 
 def test_the_embedded_runtime_is_the_local_extra_and_make_installs_it() -> None:
