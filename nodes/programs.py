@@ -14,6 +14,7 @@ become real `dspy.Module` / `dspy.Adapter` subclasses when the first instance is
 
 from __future__ import annotations
 
+import re
 import time
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
@@ -106,6 +107,9 @@ def __getattr__(name: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- asking and checking
+_ANSWER_MARK = re.compile(r"answer\s*[:\-]", re.IGNORECASE)  # as the parser finds the answer after a thought
+
+
 def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int = 48) -> bool:
     """True when a free-text reply copies a long stretch of the system prompt (a prompt leak)."""
     system = " ".join(m["content"] for m in messages if m["role"] == "system")
@@ -229,7 +233,9 @@ class JinjaAdapter(metaclass=DspyDeferred):
                 errors.append("empty reply")
                 lm.discard(done)
                 continue
-            index, reasoning = parse_choice(raw, constraint)
+            # a free thought cut off before its `Answer:` line has no answer (its first words are not a letter)
+            unanswered = constraint.thinks_freely and not _ANSWER_MARK.search(raw)
+            index, reasoning = (None, "") if unanswered else parse_choice(raw, constraint)
             if index is not None:
                 return [{
                     "reasoning": reasoning, "answer": constraint.options[index], "index": index,
@@ -325,8 +331,9 @@ def _max_tokens(params: Any, sampling: Any, free: bool) -> int:
     """A node's reply cap: its own explicit `max_tokens` param, else the spec's `llm.max_tokens`, else its default
     (a free chain of thought: `FREE_REASONING_TOKENS`)."""
     spec_cap = getattr(sampling, "max_tokens", None)
-    if isinstance(params, BaseModel) and "max_tokens" in params.model_fields_set:
-        return int(params.max_tokens)
+    own = getattr(params, "max_tokens", None)
+    if own is not None and "max_tokens" in getattr(params, "model_fields_set", ()):
+        return int(own)
     if spec_cap is not None:
         return int(spec_cap)
     return FREE_REASONING_TOKENS if free else int(getattr(params, "max_tokens", 120))

@@ -48,3 +48,14 @@ def test_settled_answers_are_options_that_begin_no_longer_one_with_any_note_afte
     assert settled_answer(c, "Answer: wait for Bobby") is None and settled_answer(c, "Answer: grab the apples") is None
     assert settled_answer(c, "Answer: wait here") is None and settled_answer(c, "grab the apple") is None
     assert not settled_answer(ChoiceConstraint(c.options, reasoning_chars=10), "Answer: A")
+
+
+def test_a_free_chain_of_thought_takes_any_lines_then_one_listed_answer() -> None:
+    free = ChoiceConstraint(("a", "b"), reasoning_chars=160, free_reasoning=True)
+    assert "Let's think step by step" in free.instructions() and "Answer: <the letter" in free.instructions()
+    assert 'root ::= thought "Answer: " answer' in gbnf(free) and "{1,160}" not in gbnf(free)
+    assert re.fullmatch(regex(free), "First.\nThen more.\nAnswer: B")
+    assert not re.fullmatch(regex(free), "First.\nAnswer: C")
+    off = ChoiceConstraint(("a", "b"), reasoning_chars=0, free_reasoning=True)  # no reasoning: answer at once
+    assert off.instructions() == ChoiceConstraint(("a", "b"), reasoning_chars=0).instructions()
+    assert settled_answer(free, "Answer: A") is None  # never skips the grammar after a thought

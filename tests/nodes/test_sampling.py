@@ -50,3 +50,12 @@ def test_the_sampling_is_part_of_the_cache_key(tmp_path: Path) -> None:
     asked = scripted_lm(["Answer: A"], cache=cache)
     assert _choose(cold, asked).index == 0 and len(asked.chat_model.calls) == 1
     assert asked.chat_model.prompts() == first.chat_model.prompts()
+
+
+def test_a_free_thought_cut_off_before_its_answer_is_no_answer() -> None:
+    """"I think ..." must not read as option I: without an `Answer:` line the node asks again, then falls back."""
+    options = [f"[gocheck] <cabinet> ({i})" for i in range(12)]
+    lm = scripted_lm(["I think the cabinet in the kitchen is the one to", "Let me see. Answer: J"])
+    ctx = node_context(load_spec("coela"), "choose_action", AgentResources(env="cwah", lm=lm))
+    prediction = run_program(ctx.program, adapter_for(ctx), lm, context=FACTS, options=options)
+    assert prediction.index == 9 and prediction.attempts == 2
