@@ -34,5 +34,6 @@ def manifest(*, specs: dict[str, str | Path] | None = None, llm: dict[str, Any] 
     spec_info = {}
     for role, ref in (specs or {}).items():
         loaded = load_spec(ref)
-        spec_info[role] = {"name": loaded.spec.name, "file": str(loaded.path), "sha256": file_hash(loaded.path)}
+        spec_info[role] = {"name": loaded.spec.name, "file": str(loaded.path), "sha256": file_hash(loaded.path),
+                           "sampling": loaded.spec.llm.model_dump(exclude_none=True)}  # its `llm:` block
     return {"versions": versions(), "specs": spec_info, "llm": llm or {}, "seed": seed, **extra}

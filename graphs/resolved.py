@@ -28,6 +28,7 @@ def resolved_spec(loaded: LoadedSpec) -> dict[str, Any]:
         "file": str(loaded.path),
         "extends": spec.extends,
         "params": spec.params,
+        "llm": spec.llm.model_dump(exclude_none=True),
         "inputs": spec.inputs,
         "entry": spec.entry,
         "nodes": nodes,

@@ -59,3 +59,13 @@ def test_a_free_thought_cut_off_before_its_answer_is_no_answer() -> None:
     ctx = node_context(load_spec("coela"), "choose_action", AgentResources(env="cwah", lm=lm))
     prediction = run_program(ctx.program, adapter_for(ctx), lm, context=FACTS, options=options)
     assert prediction.index == 9 and prediction.attempts == 2
+
+
+def test_a_run_records_each_wirings_sampling() -> None:
+    from coopgraph.graphs.resolved import resolved_spec
+    from coopgraph.manifest import manifest
+
+    recorded = manifest(specs={"alice": "coela", "bob": "coela-brief"})["specs"]
+    assert recorded["alice"]["sampling"] == {"temperature": 0.7, "top_p": 1.0, "max_tokens": 256}
+    assert recorded["bob"]["sampling"] == {}
+    assert resolved_spec(load_spec("coela"))["llm"] == recorded["alice"]["sampling"]
