@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.protocol import HouseObservation, ObjectInfo, Observation
 from coopgraph.memory.episodic import quoted
@@ -15,8 +15,10 @@ from coopgraph.nodes.registry import node
 class PerceiveParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    read_messages: bool = True  # fold facts stated in partners' messages into the belief
-    store_vectors: bool = True  # also index sightings and messages in the vector store
+    read_messages: bool = Field(default=True, description="fold the facts partners' messages state into the belief "
+                                "with the world's rule-based reader (a small-model aid: off in coela as published, "
+                                "where only the LLM reads messages, in its dialogue)")
+    store_vectors: bool = Field(default=True, description="also index sightings and messages in the vector store")
 
 
 def _object_line(obj: ObjectInfo, room: str) -> str:
@@ -41,8 +43,8 @@ def _new_sightings(obs: HouseObservation, indexed: set[str]) -> list[dict[str, A
 def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[str, Any]:
     """Update the belief from the observation, record messages in dialogue memory and the vector store.
 
-    Messages are data: their facts go into the belief through the environment's reader, their text
-    into dialogue history; nothing in them is executed. Sightings are indexed in worlds whose observations
+    Messages are data: their text goes into dialogue history (for the LLM), and with `read_messages` their facts
+    into the belief through the environment's reader; nothing in them is executed. Sightings are indexed in worlds whose observations
     list visible objects in rooms (`HouseObservation`); messages in every world.
     """
     obs: Observation = state["observation"]
