@@ -44,8 +44,8 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
     """Update the belief from the observation, record messages in dialogue memory and the vector store.
 
     Messages are data: their text goes into dialogue history (for the LLM), and with `read_messages` their facts
-    into the belief through the environment's reader; nothing in them is executed. Sightings are indexed in worlds whose observations
-    list visible objects in rooms (`HouseObservation`); messages in every world.
+    into the belief through the environment's reader; nothing in them is executed. Sightings are indexed in worlds
+    whose observations list visible objects in rooms (`HouseObservation`); messages in every world.
     """
     obs: Observation = state["observation"]
     memory = ctx.memory
