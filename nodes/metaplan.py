@@ -79,9 +79,19 @@ class DiscussParams(BaseModel):
                                                       "it; false: every progress event brings a new plan")
     report_progress: bool = Field(default=False, description="evaluators send their own progress as an extra "
                                                              "`[capo progress]` message (it costs a step)")
-    message_chars: int = Field(default=500, ge=0, le=100_000,
-                               description="the world's message limit: a longer message goes out in parts, one "
-                                           "step each (C-WAH: 500); 0: never split")
+    message_chars: int | None = Field(default=None, ge=0, le=100_000,
+                                      description="split longer messages into parts, one step each; none: the "
+                                                  "world's own limit (C-WAH 500); 0: never split")
+
+
+def world_message_limit(belief: Any, default: int = 500) -> int:
+    """The longest message the world delivers whole, as its kit's belief carries it (C-WAH's `config`, the
+    toy house's `rules`); C-WAH's 500 when the world does not say."""
+    for settings in (getattr(belief, "config", None), getattr(belief, "rules", None)):
+        limit = getattr(settings, "max_message_chars", None)
+        if isinstance(limit, int) and limit > 0:
+            return limit
+    return default
 
 
 def team_seed(agent_seed: int, agents: list[str], me: str) -> int:
@@ -143,8 +153,9 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
         designer = _designer_id(params.designer, agents, obs.agent_id, ctx.resources.seed)
         discussion = Discussion.start(obs.agent_id, agents, designer)
         ctx.memory.channel(CAPO, CapoRecord).discussion = discussion
+    limit = world_message_limit(ctx.belief) if params.message_chars is None else params.message_chars
     discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait,
-                             params.check_fit, params.report_progress, params.message_chars or None)
+                             params.check_fit, params.report_progress, limit or None)
     before = len(discussion.log)
     for message in obs.messages:
         parsed = parse_message(message.sender, message.text)

@@ -250,3 +250,30 @@ def test_the_faithful_wiring_runs_on_cwah_and_noisy_cwah(env_name: str) -> None:
     result, team = play(["capo", "capo"], 40, capo_model(), env_name=env_name)
     assert capo_messages(result, "plan", 1) and result.metrics["subgoals_done"] >= 1
     assert all(m.memory.channel("capo").discussion.meta_plan for m in team)
+
+
+def test_messages_are_split_at_the_worlds_own_limit() -> None:
+    from coopgraph.nodes.metaplan import world_message_limit
+
+    limits = {}
+    for name, options in (("cwah", {"episode": "test/0"}), ("toyhouse", {})):
+        env = envs.make(name, num_agents=2, **options)
+        limits[name] = world_message_limit(envs.agent_kit(name, env.agent_info(env.possible_agents[0])).belief)
+    assert limits == {"cwah": 500, "toyhouse": 300} and world_message_limit(object()) == 500
+
+
+def test_capo_lite_replans_on_every_progress_event_and_pays_for_progress_reports() -> None:
+    model = capo_model(fits=True)  # it would keep the plan, but capo-lite never asks
+
+    calls: list[str] = []
+
+    def recording(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        calls.append("\n".join(m.content for m in messages))
+        return model(messages, kwargs)
+
+    result, team = play(["capo-lite", "capo-lite"], 60, recording)
+    assert not any("Does the meta-plan still fit?" in c for c in calls)
+    assert team[0].memory.channel("capo").discussion.version > 1 and capo_messages(result, "progress")
+    designs = [c for c in calls if c.rstrip().endswith("Meta-plan:")]
+    assert all("At most 25 words per line" in c and "Dialogue so far:" not in c for c in designs)
+    assert all(len(m.text) <= 500 and "/" not in m.text.split("]")[0] for m in capo_messages(result, "plan"))
