@@ -35,6 +35,7 @@ Mode = Literal["init", "refine", "adapt"]
 Turn = Literal["check", "design", "evaluate"] | None
 _LABEL = re.compile(STRICT_LABEL_PATTERN)  # progress lines are written with `label()`: one space
 MAX_PENDING = 6  # progress items kept for the next adaptation; older ones are already in the belief
+MAX_NEWS_CHARS = 300  # an evaluator's progress read from its answer is cut here (it is a partner's text)
 
 
 @dataclass(frozen=True)
@@ -115,7 +116,7 @@ class Discussion:
         if message.kind == "plan":
             self._receive_plan(message, step)
         elif message.kind == "feedback" and self.role == "designer":
-            news = message.body.partition(" My progress: ")[2].strip().rstrip(".")
+            news = message.body.partition(" My progress: ")[2].strip().rstrip(".")[:MAX_NEWS_CHARS]
             if news and self.rules.adapt and self.version > 0:
                 self._queue(f"{self.name(message.sender)}: {news}")  # teammate progress, learnt from the dialogue
             if self.open and (message.version, message.round) == (self.version, self.round):

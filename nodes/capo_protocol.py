@@ -83,11 +83,13 @@ def parse_message(sender: str, text: str) -> CapoMessage | None:
 
 
 def _body(kind: str, raw: str) -> str:
-    """A whole message's body: stripped, and a plan's one-line transport turned back into its lines."""
-    body = raw.strip()
+    """A whole message's body on one line, or a plan's one-line transport turned back into its lines.
+
+    Line breaks a sender put in are folded into spaces: a partner's text must not add lines of its own to the
+    prompts it is shown in (a fake option line, say)."""
     if kind == "plan":
-        body = "\n".join(part.strip() for part in body.split(_LINE_SEPARATOR.strip()) if part.strip())
-    return body
+        return "\n".join(" ".join(part.split()) for part in raw.split(_LINE_SEPARATOR.strip()) if part.strip())
+    return " ".join(raw.split())
 
 
 def join_parts(parts: list[CapoMessage]) -> CapoMessage | None:
