@@ -199,8 +199,9 @@ def capo_table(results: SuiteResults) -> Table | None:
                      "steps": s.stats["capo_message_steps"], "rounds_used": s.stats["capo_rounds_per_discussion"],
                      "discussions": s.stats["capo_discussions"], "kept": s.stats["capo_plans_kept"]})
     legend = LEGEND + (" No consensus = share of settled discussions that ended with the round budget spent (or an "
-                       "unchanged refinement), pooled over the team's episodes. Paper, TDW-MAT with GPT-3.5: "
-                       "t.8 79.1 / 53.5 / 21.1 / 17.8 / 15.5% for budgets 1-5; t.9 (food / stuff) 14 / 17 "
+                       "unchanged refinement), pooled over the team's episodes. Paper, TDW-MAT: "
+                       "t.8 79.1 / 53.5 / 21.1 / 17.8 / 15.5% for budgets 1-5; t.9 (oracle perception, food / stuff) "
+                       "14 / 17 "
                        "meta-plan updates per task, 1,757 / 1,462 characters per meta-plan, 56 / 51 frames, "
                        "2.4 / 2.1 rounds per discussion. C-WAH counts a step per message where TDW counts a "
                        "frame per 500 characters.")
