@@ -2,7 +2,8 @@
 
 It takes and returns plain dicts so every backend can ship it, never raises (a failed episode becomes an
 `error` row that the next rerun retries), and derives from the trace what the store keeps beyond the
-episode metrics: the progress curve, the number of decisions and the oracle bound.
+episode metrics: the progress curve, the number of decisions, the oracle bound, and CaPo's discussion
+statistics (tables 8-9, `capo_stats.py`), which go into the row's `metrics`.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ import traceback
 import uuid
 from typing import Any
 
+from coopgraph.evals.capo_stats import capo_statistics
 from coopgraph.evals.suite import Job
 
 
@@ -81,6 +83,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
                                 trace.parent, seed=job.seed, trace_name=trace.name)
         events = read_events(trace)
         metrics = {k: float(v) for k, v in result["metrics"].items()}
+        metrics.update(capo_statistics(events))
         usage = result.get("llm_usage") or {}
         row.update(metrics)
         row.update({

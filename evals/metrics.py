@@ -5,7 +5,10 @@
   and M0 the larger of the two (CoELA 5.1), computed per episode and averaged over episodes both teams ran;
 - TD = travel distance per agent (m), CS = messages sent, CC = characters per message (REVECA section 5.2);
 - cost: LLM calls, prompt / completion tokens, prompt tokens per decision, invalid answers, wall time;
-- steps / oracle bound: how far a team is from the admissible lower bound of envs/baselines/oracle.py.
+- steps / oracle bound: how far a team is from the admissible lower bound of envs/baselines/oracle.py;
+- CaPo tables 8-9 (`capo_stats.py`), for teams whose episodes discussed a meta-plan: the share of discussions
+  without consensus is pooled over the team's discussions (not a mean of per-episode shares), the others are
+  per-episode means.
 
 Spread: with several seeds × repeats, the std of the per-replicate means; with one, the min–max over episodes.
 """
@@ -16,6 +19,8 @@ import statistics
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
+
+from coopgraph.evals.capo_stats import CAPO_METRICS
 
 # metric key → what it means (keys are row fields, except the two derived ones)
 METRICS: dict[str, str] = {
@@ -37,7 +42,11 @@ METRICS: dict[str, str] = {
     "wall_time_s": "wall time (s)",
     "oracle_bound": "oracle bound (steps)",
     "steps_over_bound": "steps / oracle bound",
+    **CAPO_METRICS,
 }
+# REVECA's names for four of them (section 5.2)
+REVECA_METRICS = {"ss": "steps", "td": "travel_distance_per_agent", "cs": "communication_steps",
+                  "cc": "characters_per_message"}
 
 
 def row_value(row: dict[str, Any], key: str) -> float | None:
@@ -128,11 +137,19 @@ class TeamSummary:
         s = self.stats.get(key)
         return s.mean if s else None
 
+    @property
+    def has_capo(self) -> bool:
+        """True when the team's episodes discussed a meta-plan (CaPo statistics are present)."""
+        return self.mean_of("capo_meta_plans") is not None
+
     def as_dict(self) -> dict[str, Any]:
+        papers: dict[str, Any] = {"reveca": {name: self.mean_of(key) for name, key in REVECA_METRICS.items()}}
+        if self.has_capo:
+            papers["capo"] = {key: self.mean_of(key) for key in CAPO_METRICS}
         return {"suite": self.suite, "team": self.team, "members": self.members, "episodes": self.episodes,
                 "errors": self.errors, "ei": self.ei,
                 "metrics": {k: s.mean for k, s in self.stats.items()},
-                "spread": {k: s.as_dict() for k, s in self.stats.items()}}
+                "spread": {k: s.as_dict() for k, s in self.stats.items()}, "papers": papers}
 
 
 def summarize(suite: str, team: str, rows: list[dict[str, Any]], errors: int = 0,
@@ -140,9 +157,19 @@ def summarize(suite: str, team: str, rows: list[dict[str, Any]], errors: int = 0
     members = rows[0]["members"] if rows else []
     summary = TeamSummary(suite=suite, team=team, members=members, episodes=len(rows), errors=errors)
     summary.stats = {key: stat(rows, key) for key in METRICS}
+    summary.stats["capo_failure_rate"] = pooled_failure_rate(rows, summary.stats["capo_failure_rate"])
     if reference_rows is not None and rows:
         summary.ei = efficiency_improvement(rows, reference_rows)
     return summary
+
+
+def pooled_failure_rate(rows: list[dict[str, Any]], per_episode: Stat) -> Stat:
+    """CaPo table 8's rate over all the team's settled discussions; the spread stays the per-episode one."""
+    settled = sum(row_value(r, "capo_discussions") or 0 for r in rows)
+    if not settled:
+        return per_episode
+    failed = sum(row_value(r, "capo_no_consensus") or 0 for r in rows)
+    return Stat(failed / settled, std=per_episode.std, low=per_episode.low, high=per_episode.high, n=per_episode.n)
 
 
 def dummy_objects(row: dict[str, Any]) -> int:

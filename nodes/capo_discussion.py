@@ -5,8 +5,11 @@ that the partner answers a step later), so the discussion is a small state machi
 a loop inside the graph. Pure logic, no LLM and no environment: the nodes in `metaplan.py` drive it.
 
 Designer: designs (init), broadcasts, waits for every partner that discusses, refines until all agree or the
-round budget is spent; on progress it adapts the plan (a new version) and discusses again. Evaluator: adopts
-each plan it receives at once, answers it, and tells the designer about its own progress. A partner that
+round budget is spent; on progress it first asks whether the plan still fits (CaPo appendix A.6 a): if it does,
+the plan stands and nobody speaks; if not, it adapts the plan (a new version) and discusses again. Evaluator:
+adopts each plan it receives at once and answers it; its own progress rides along in its next answer (or, with
+`report_progress`, the small-model variants' extra `[capo progress]` message). A message longer than the
+world's limit goes out as several parts, one per step (`outbox`). A partner that
 never answers (a planner baseline, CoELA) is marked silent; with nobody left to discuss with the agent keeps
 and adapts its meta-plan alone (CaPo appendix A.2).
 """
@@ -18,13 +21,21 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from coopgraph.envs.protocol import STRICT_LABEL_PATTERN
-from coopgraph.nodes.capo_protocol import CapoMessage, feedback_message, plan_message, progress_message
+from coopgraph.nodes.capo_protocol import (
+    CapoMessage,
+    feedback_message,
+    join_parts,
+    plan_message,
+    progress_message,
+    split_message,
+)
 
 Role = Literal["designer", "evaluator"]
 Mode = Literal["init", "refine", "adapt"]
-Turn = Literal["design", "evaluate"] | None
+Turn = Literal["check", "design", "evaluate"] | None
 _LABEL = re.compile(STRICT_LABEL_PATTERN)  # progress lines are written with `label()`: one space
 MAX_PENDING = 6  # progress items kept for the next adaptation; older ones are already in the belief
+MAX_NEWS_CHARS = 300  # an evaluator's progress read from its answer is cut here (it is a partner's text)
 
 
 @dataclass(frozen=True)
@@ -36,6 +47,9 @@ class Rules:
     adapt: bool = True
     plan_wait: int = 3
     feedback_wait: int = 2
+    check_fit: bool = True  # ask whether the plan still fits before adapting it (A.6 a)
+    report_progress: bool = False  # evaluators pay a `[capo progress]` message for their own progress
+    message_chars: int | None = 500  # the world's message limit: longer messages go out in parts
 
 
 @dataclass
@@ -56,6 +70,8 @@ class Discussion:
     pending: list[str] = field(default_factory=list)  # designer: progress not yet planned for
     reports: list[str] = field(default_factory=list)  # evaluator: own progress not yet told
     to_evaluate: tuple[int, int] | None = None  # evaluator: the (version, round) to answer now
+    outbox: list[str] = field(default_factory=list)  # the remaining parts of a long message, one per step
+    partial: dict[tuple[str, str, int, int], list[CapoMessage]] = field(default_factory=dict)  # parts received
     heard_designer: bool = False
     consensus: bool = False
     changed_step: int = -1  # the followed meta-plan changed at this step: choose the next action again
@@ -89,10 +105,21 @@ class Discussion:
         if self.silent and message.sender in self.silent:
             self.silent.discard(message.sender)  # it does discuss after all (it was only late)
             self.solo = False
+        if message.parts > 1:
+            key = (message.sender, message.kind, message.version, message.round)
+            self.partial[key] = [*self.partial.get(key, []), message][-message.parts:]
+            whole = join_parts(self.partial[key])
+            if whole is None:
+                return  # more parts to come
+            del self.partial[key]
+            message = whole
         if message.kind == "plan":
             self._receive_plan(message, step)
-        elif message.kind == "feedback" and self.role == "designer" and self.open:
-            if (message.version, message.round) == (self.version, self.round):
+        elif message.kind == "feedback" and self.role == "designer":
+            news = message.body.partition(" My progress: ")[2].strip().rstrip(".")[:MAX_NEWS_CHARS]
+            if news and self.rules.adapt and self.version > 0:
+                self._queue(f"{self.name(message.sender)}: {news}")  # teammate progress, learnt from the dialogue
+            if self.open and (message.version, message.round) == (self.version, self.round):
                 self.feedback[message.sender] = (bool(message.agree), message.body)
         elif message.kind == "progress" and self.role == "designer":
             self._queue(f"{self.name(message.sender)}: {message.body}")
@@ -119,8 +146,12 @@ class Discussion:
 
     # ------------------------------------------------------------------ this step's turn
     def turn(self, step: int, progress: str | None, own_progress: str | None) -> tuple[Turn, str | None]:
-        """What to do now: design, evaluate, send a ready message (the second value), or nothing."""
+        """What to do now: check the plan, design, evaluate, send a ready message (the second value), or nothing."""
         rules = self.rules
+        if self.outbox:  # the rest of a long message goes first, one part per step
+            if self.role == "designer" and self.open:
+                self.sent_step = step  # answers can come only after the last part
+            return None, self.outbox.pop(0)
         if self.role == "evaluator" and not self.heard_designer and step >= rules.plan_wait:
             self.role, self.designer, self.solo = "designer", self.me, True
             self._note(step, "no plan from the designer: plan alone")
@@ -141,7 +172,7 @@ class Discussion:
             return "design"
         if self.pending and rules.adapt:
             self.mode = "adapt"
-            return "design"
+            return "check" if rules.check_fit else "design"
         return None
 
     def _close_round(self, step: int, rules: Rules) -> bool:
@@ -177,7 +208,7 @@ class Discussion:
             if rules.evaluate:
                 return "evaluate", None
             self.to_evaluate, self.consensus = None, True  # no evaluation: the designer's plan stands
-        if self.reports:
+        if self.reports and rules.report_progress:
             text = progress_message(self.version, self.reports)
             self.reports = []
             self._note(step, "report progress")
@@ -190,6 +221,23 @@ class Discussion:
         return item.startswith("found ") and label is not None and label.group(0) in self.meta_plan
 
     # ------------------------------------------------------------------ results of the LLM nodes
+    def checked(self, fits: bool, step: int) -> bool:
+        """The designer's answer to "does the plan still fit?": True when the plan must be adapted (design next).
+
+        A plan that fits is kept: the progress counts as planned for, and nobody speaks (A.6 a)."""
+        if fits:
+            self._note(step, f"plan {self.version} still fits")
+            self.pending = []
+            return False
+        self._note(step, f"plan {self.version} no longer fits")
+        return True
+
+    def _send(self, text: str) -> str:
+        """The first part of `text` to send now; the others wait in the outbox for the next steps."""
+        parts = split_message(text, self.rules.message_chars) if self.rules.message_chars else [text]
+        self.outbox = parts[1:]
+        return parts[0]
+
     def designed(self, plan: str, step: int) -> str | None:
         """Take the designer's new plan (empty: the design failed, keep the old); return the broadcast, if any."""
         if self.mode == "refine" and plan == self.meta_plan:
@@ -211,7 +259,7 @@ class Discussion:
             return None
         if self.rules.evaluate:
             self.open, self.sent_step = True, step
-        return plan_message(self.version, self.round, plan)
+        return self._send(plan_message(self.version, self.round, plan))
 
     def evaluated(self, agree: bool, feedback: str, step: int) -> str:
         """The evaluator's answer to the plan it was asked about, as the message to send."""
@@ -219,7 +267,8 @@ class Discussion:
         self.to_evaluate = None
         self.consensus = agree
         self._note(step, f"{'agree' if agree else 'revise'} {version}.{round_}")
-        return feedback_message(version, round_, agree, feedback)
+        news, self.reports = (self.reports, []) if not self.rules.report_progress else ([], self.reports)
+        return self._send(feedback_message(version, round_, agree, feedback, news))
 
     @property
     def status(self) -> str:

@@ -9,6 +9,7 @@ run time (one spec for designer and evaluators); the state of the discussion liv
 
 from __future__ import annotations
 
+import random
 import re
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
@@ -36,6 +37,7 @@ class CapoRecord:
 CAPO = channel("capo", CapoRecord, CapoRecord, "this agent's side of the CaPo meta-plan discussion", family="capo")
 
 VERDICTS = ["yes, we follow it as it is", "no, it should change"]
+FIT = ["yes, it still fits: we keep it", "no, it needs an update"]
 _PROTOCOL_LINE = re.compile(r'^\w+: "\[capo (plan|feedback|progress) ')
 _SENT_DISCUSSION = re.compile(rf'^(\[{SEND_MESSAGE}\] <"\[capo [^\]]{{1,40}}\]).*$', re.DOTALL)
 
@@ -54,21 +56,59 @@ class VerdictProgram(ChoiceProgram):
         super().__init__(instructions or "Judge whether the team should follow the proposed meta-plan.")
 
 
+class FitProgram(ChoiceProgram):
+    """The designer's plan-fit check (CaPo A.6 a): a short thought, then a constrained yes/no."""
+
+    def __init__(self, instructions: str | None = None) -> None:
+        super().__init__(instructions or "Judge whether our meta-plan still fits the progress we have made.")
+
+
 class DiscussParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     rounds: int = Field(default=3, ge=1, le=10, description="discussion budget: plan-and-feedback rounds per version")
-    designer: str = Field(default="first", description="who designs: 'first' or 'last' agent of the env, or an id")
+    designer: str = Field(default="random",
+                          description="who designs: 'random' (seeded by the episode seed, the same for the whole "
+                                      "team), 'first' or 'last' agent of the env, or an agent id")
     evaluate: bool = Field(default=True, description="partners answer each plan; false: the first plan stands")
     adapt: bool = Field(default=True, description="re-plan on progress; false: the plan is frozen once discussed")
     plan_wait: int = Field(default=3, ge=1, le=50, description="steps an evaluator waits for a plan, then plans alone")
     feedback_wait: int = Field(default=2, ge=0, le=50,
                                description="extra steps a designer waits for an answer before planning alone")
+    check_fit: bool = Field(default=True, description="on progress, ask whether the plan still fits before adapting "
+                                                      "it; false: every progress event brings a new plan")
+    report_progress: bool = Field(default=False, description="evaluators send their own progress as an extra "
+                                                             "`[capo progress]` message (it costs a step)")
+    message_chars: int | None = Field(default=None, ge=0, le=100_000,
+                                      description="split longer messages into parts, one step each; none: the "
+                                                  "world's own limit (C-WAH 500); 0: never split")
 
 
-def _designer_id(choice: str, agents: list[str], me: str) -> str:
+def world_message_limit(belief: Any, default: int = 500) -> int:
+    """The longest message the world delivers whole, as its kit's belief carries it (C-WAH's `config`, the
+    toy house's `rules`); C-WAH's 500 when the world does not say."""
+    for settings in (getattr(belief, "config", None), getattr(belief, "rules", None)):
+        limit = getattr(settings, "max_message_chars", None)
+        if isinstance(limit, int) and limit > 0:
+            return limit
+    return default
+
+
+def team_seed(agent_seed: int, agents: list[str], me: str) -> int:
+    """The episode's seed, which every teammate knows: the runner gives agent i the seed `episode seed + i`."""
+    return agent_seed - (agents.index(me) if me in agents else 0)
+
+
+def random_designer(agents: list[str], seed: int) -> str:
+    """The designer drawn at random (CaPo 4.2), from the episode seed alone so that the team agrees unspoken."""
+    return random.Random(f"capo-designer:{seed}").choice(sorted(agents))
+
+
+def _designer_id(choice: str, agents: list[str], me: str, agent_seed: int = 0) -> str:
     if not agents:
         return me
+    if choice == "random":
+        return random_designer(agents, team_seed(agent_seed, agents, me))
     if choice == "first":
         return agents[0]
     if choice == "last":
@@ -110,9 +150,12 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
     discussion = ctx.memory.channel(CAPO, CapoRecord).discussion
     if discussion is None:
         agents = list(ctx.resources.agents or [obs.agent_id])
-        discussion = Discussion.start(obs.agent_id, agents, _designer_id(params.designer, agents, obs.agent_id))
+        designer = _designer_id(params.designer, agents, obs.agent_id, ctx.resources.seed)
+        discussion = Discussion.start(obs.agent_id, agents, designer)
         ctx.memory.channel(CAPO, CapoRecord).discussion = discussion
-    discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait)
+    limit = world_message_limit(ctx.belief) if params.message_chars is None else params.message_chars
+    discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait,
+                             params.check_fit, params.report_progress, limit or None)
     before = len(discussion.log)
     for message in obs.messages:
         parsed = parse_message(message.sender, message.text)
@@ -125,8 +168,13 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
 
 
 class DesignParams(TextParams):
-    max_tokens: int = Field(default=160, ge=16, le=1024, description="longest reply the model may write")
-    max_chars: int = Field(default=420, ge=80, le=470, description="longest meta-plan (it travels in one message)")
+    max_tokens: int = Field(default=256, ge=16, le=4096, description="longest reply the model may write (CaPo: 256)")
+    max_chars: int | None = Field(default=None, ge=80, le=4000,
+                                  description="cut the meta-plan to this many characters (small-model variants); "
+                                              "none: as long as the model writes it")
+    words_per_line: int | None = Field(default=None, ge=5, le=200,
+                                       description="ask for at most this many words per teammate (small models)")
+    dialogue: bool = Field(default=True, description="show the dialogue history in the prompt (CaPo 4.2-4.3)")
 
 
 @node(
@@ -153,7 +201,10 @@ def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, A
         "feedback": [f"{discussion.name(a)} ({'agrees' if ok else 'wants a change'}): {text}"
                      for a, (ok, text) in discussion.feedback.items()],
         "progress_updates": list(discussion.pending),
+        "words_per_line": ctx.params.words_per_line,
     }
+    if not ctx.params.dialogue:
+        context.pop("dialogue", None)
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
     plan = parse_meta_plan(prediction.text, team, ctx.params.max_chars) if prediction.valid else ""
     if not plan and ctx.tracer is not None:
@@ -166,6 +217,7 @@ def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, A
 
 class EvaluateParams(ChoiceParams):
     reasoning_chars: int = Field(default=200, ge=0, le=2000, description="the feedback line written before the verdict")
+    dialogue: bool = Field(default=True, description="show the dialogue history in the prompt (CaPo 4.2)")
 
 
 @node(
@@ -191,7 +243,10 @@ def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[st
         "meta_plan": discussion.meta_plan,
         "round": round_,
         "rounds": discussion.rules.rounds,
+        "my_progress": [] if discussion.rules.report_progress else list(discussion.reports),
     }
+    if not ctx.params.dialogue:
+        context.pop("dialogue", None)
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context, options=list(VERDICTS))
     if prediction.valid:
         agree, text = prediction.index == 0, prediction.reasoning
@@ -204,6 +259,43 @@ def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[st
     _trace(ctx, discussion, before, step=obs.time, feedback=text)
     return {"feedback": [text] if text else [], "consensus": agree, "utterance": utterance,
             "invalid": not prediction.valid}
+
+
+class CheckParams(ChoiceParams):
+    dialogue: bool = Field(default=True, description="show the dialogue history in the prompt (CaPo 4.3)")
+
+
+@node(
+    "metaplan.check",
+    reads=("facts", "observation"),
+    writes=("discussion_turn", "invalid", "capo"),
+    params=CheckParams,
+    prompt="metaplan/check",
+    program=FitProgram,
+)
+def check(state: dict[str, Any], ctx: NodeContext[CheckParams]) -> dict[str, Any]:
+    """The designer asks whether the meta-plan still fits the new progress (CaPo appendix A.6 a).
+
+    Yes: the plan is kept and nobody speaks. No: the designer adapts the plan next (`design`), and the team
+    discusses it. An unusable answer follows the node's fallback (`first`: the plan fits, no talk).
+    """
+    obs = state["observation"]
+    discussion: Discussion = ctx.memory.channel(CAPO, CapoRecord).discussion
+    context = {**(state.get("facts") or {}), "team": [discussion.name(a) for a in discussion.agents],
+               "meta_plan": discussion.meta_plan, "progress_updates": list(discussion.pending)}
+    if not ctx.params.dialogue:
+        context.pop("dialogue", None)
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context, options=list(FIT))
+    if prediction.valid:
+        fits = prediction.index == 0
+    else:
+        if ctx.tracer is not None:
+            ctx.tracer.event("invalid_answer", node=ctx.name, raw=prediction.raw, errors=prediction.errors)
+        fits = ctx.params.fallback == "first"
+    before = len(discussion.log)
+    adapt = discussion.checked(fits, obs.time)
+    _trace(ctx, discussion, before, step=obs.time, reason=prediction.get("reasoning", "") if prediction.valid else "")
+    return {"discussion_turn": "design" if adapt else None, "invalid": not prediction.valid}
 
 
 @node("metaplan.say", reads=("utterance", "observation"), writes=("actions", "options", "choice", "choice_index"))
@@ -253,11 +345,17 @@ def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
                       "plan_status": discussion.status}}
 
 
-@router("metaplan.capo_turn", branches=("design", "evaluate", "act"), reads=("discussion_turn",))
+@router("metaplan.capo_turn", branches=("check", "design", "evaluate", "act"), reads=("discussion_turn",))
 def capo_turn(state: dict[str, Any], ctx: NodeContext) -> str:
-    """Follow the discussion's turn: the designer designs, an evaluator evaluates, otherwise act."""
+    """Follow the discussion's turn: the designer checks or designs, an evaluator evaluates, otherwise act."""
     turn = state.get("discussion_turn")
-    return turn if turn in ("design", "evaluate") else "act"
+    return turn if turn in ("check", "design", "evaluate") else "act"
+
+
+@router("metaplan.after_check", branches=("design", "act"), reads=("discussion_turn",))
+def after_check(state: dict[str, Any], ctx: NodeContext) -> str:
+    """After the plan-fit check: adapt the plan when it no longer fits, else act on the plan as it is."""
+    return "design" if state.get("discussion_turn") == "design" else "act"
 
 
 class NextParams(BaseModel):

@@ -21,13 +21,19 @@ OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml")])
 
 
-def capo_model(agree: bool | Callable[[str], bool] = True) -> Callable[[list[Any], dict[str, Any]], str]:
-    """A scripted model: a meta-plan (each design a little different), a verdict (`agree`), and an action
-    chooser that gets work done."""
+def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
+               message: str = "I will take the pudding.") -> Callable[[list[Any], dict[str, Any]], str]:
+    """A scripted model: a meta-plan (each design a little different), a verdict (`agree`), the plan-fit check
+    (`fits`; by default the plan never fits, so every progress event brings a new plan), a CoELA draft
+    (`message`), and an action chooser that gets work done."""
     designs = []
 
     def reply(messages: list[Any], kwargs: dict[str, Any]) -> str:
         text = messages[-1].content
+        if "Does the meta-plan still fit?" in text:
+            return f"Reasoning: {'it does' if fits else 'it does not'}\nAnswer: {'A' if fits else 'B'}"
+        if text.rstrip().endswith("My message:"):
+            return message
         if text.rstrip().endswith("Meta-plan:"):
             designs.append(text)
             return ("Alice: grab <pudding> (304), <juice> (310), put them on <coffeetable> (111)\n"
@@ -46,11 +52,12 @@ def capo_model(agree: bool | Callable[[str], bool] = True) -> Callable[[list[Any
     return reply
 
 
-def play(team: list[str], steps: int, model: Any = None, tracer: Any = None) -> tuple[EpisodeResult, list[Any]]:
+def play(team: list[str], steps: int, model: Any = None, tracer: Any = None, seed: int = 0,
+         env_name: str = "cwah") -> tuple[EpisodeResult, list[Any]]:
     members = [make_baseline(n) if n.startswith("mhp") else
                GraphAgent(n, lm=scripted_lm(model or capo_model()), vector_memory=False) for n in team]
-    env = envs.make("cwah", episode="test/0", num_agents=len(team))
-    return run_episode(env, members, max_steps=steps, tracer=tracer), members
+    env = envs.make(env_name, episode="test/0", num_agents=len(team))
+    return run_episode(env, members, max_steps=steps, tracer=tracer, seed=seed), members
 
 
 def capo_messages(result: EpisodeResult, kind: str, version: int | None = None, sender: str | None = None) -> list:
@@ -144,7 +151,7 @@ def test_the_chooser_sees_the_meta_plan_and_its_part_and_a_plan_adds_no_action()
 
 
 def test_every_capo_spec_validates_compiles_and_says_what_it_ablates() -> None:
-    assert len(CAPO_SPECS) == 9
+    assert len(CAPO_SPECS) == 10
     for path in CAPO_SPECS:
         check_spec_file(path)
     nodes = {p.stem: load_spec(p).spec.nodes for p in CAPO_SPECS}
@@ -152,6 +159,13 @@ def test_every_capo_spec_validates_compiles_and_says_what_it_ablates() -> None:
         assert nodes[f"capo-rounds{rounds}"]["discuss"].params["rounds"] == rounds
     assert nodes["capo"]["discuss"].params["rounds"] == 3
     assert not {n.use.split(".")[0] for n in nodes["capo-nometa"].values()} & {"metaplan", "progress"}
+    assert nodes["capo-nometa"]["draft_message"].use == "communication.draft_message"  # CaPo1 talks like CoELA
+    faithful = nodes["capo"]["discuss"].params
+    assert faithful["designer"] == "random" and faithful["check_fit"] and not faithful["report_progress"]
+    assert "max_chars" not in nodes["capo"]["design_plan"].params and "check_plan" not in nodes["capo-lite"]
+    lite = nodes["capo-lite"]["discuss"].params
+    assert lite["designer"] == "first" and not lite["check_fit"] and lite["report_progress"]
+    assert nodes["capo-lite"]["design_plan"].params["max_chars"] == 420
     assert "track_progress" not in nodes["capo-noadapt"] and nodes["capo-noadapt"]["discuss"].params["adapt"] is False
     assert nodes["capo-noeval"]["discuss"].params == {**nodes["capo-noadapt"]["discuss"].params, "evaluate": False}
     assert nodes["capo"]["choose_action"].use == "planning.choose_action"  # plan parsing reuses the chooser
@@ -160,8 +174,16 @@ def test_every_capo_spec_validates_compiles_and_says_what_it_ablates() -> None:
 def test_the_ablations_talk_as_their_names_say() -> None:
     noeval, _ = play(["capo-noeval", "capo-noeval"], 40)
     assert [m.text.split("]")[0] for m in noeval.messages] == ["[capo plan 1.1"]
-    nometa, team = play(["capo-nometa", "capo-nometa"], 20)
-    assert not nometa.messages and all(m.memory.channel("capo").discussion is None for m in team)
+    talker = capo_model()
+
+    def sends(messages: list[Any], kwargs: dict[str, Any]) -> str:  # the chooser takes the drafted message
+        options = OPTION.findall(messages[-1].content)
+        chosen = next((k for k, o in options if o.startswith("[send_message]")), None)
+        return f"Answer: {chosen}" if chosen else talker(messages, kwargs)
+
+    nometa, team = play(["capo-nometa", "capo-nometa"], 6, sends)
+    assert all(m.memory.channel("capo").discussion is None for m in team) and not capo_messages(nometa, "plan")
+    assert nometa.messages and {m.text for m in nometa.messages} == {"I will take the pudding."}
     noadapt, team = play(["capo-noadapt", "capo-noadapt"], 60)
     full, full_team = play(["capo", "capo"], 60)
     assert team[0].memory.channel("capo").discussion.version == 1 and not capo_messages(noadapt, "progress")
@@ -173,3 +195,85 @@ def test_shipped_names_resolve_for_teams() -> None:
 
     for path in CAPO_SPECS:
         assert member_kind(Path(path).stem) == "graph"
+
+
+def test_the_designer_is_drawn_from_the_episode_seed_and_the_whole_team_agrees() -> None:
+    from coopgraph.nodes.metaplan import random_designer, team_seed
+
+    agents = ["alice", "bob", "carol"]
+    for seed in range(12):  # each agent gets seed + its index from the runner, and recovers the same designer
+        picks = {random_designer(agents, team_seed(seed + i, agents, me)) for i, me in enumerate(agents)}
+        assert len(picks) == 1
+    assert {random_designer(agents, s) for s in range(12)} == set(agents)  # not always the first agent
+    first, team = play(["capo", "capo"], 6, seed=1)
+    again, _ = play(["capo", "capo"], 6, seed=1)
+    assert random_designer(["alice", "bob"], 1) == "bob"
+    assert [m.sender for m in capo_messages(first, "plan", 1)] == ["bob"]
+    assert [(m.sender, m.text) for m in first.messages] == [(m.sender, m.text) for m in again.messages]
+    assert [d.memory.channel("capo").discussion.designer for d in team] == ["bob", "bob"]
+    assert [d.memory.channel("capo").discussion.role for d in team] == ["evaluator", "designer"]
+
+
+def test_a_plan_that_still_fits_keeps_the_team_silent_for_the_whole_episode() -> None:
+    tracer = Tracer(None)
+    quiet, team = play(["capo", "capo"], 60, capo_model(fits=True), tracer)
+    loud, loud_team = play(["capo", "capo"], 60, capo_model(fits=False))
+    designer = team[0].memory.channel("capo").discussion
+    assert designer.version == 1 and any("plan 1 still fits" in e for e in designer.log)
+    assert {m.text.split("]")[0] for m in quiet.messages} == {"[capo plan 1.1", "[capo feedback 1.1 agree"}
+    assert loud_team[0].memory.channel("capo").discussion.version > 1 and len(loud.messages) > len(quiet.messages)
+    assert not capo_messages(quiet, "progress") and not capo_messages(loud, "progress")  # progress is never paid
+
+
+def test_a_long_plan_is_sent_in_parts_of_at_most_500_characters_each_costing_a_step() -> None:
+    model = capo_model()
+    long_plan = ("Alice: " + ", ".join(f"check <cabinet> ({n}) and grab what is in it" for n in range(20)) +
+                 "\nBob: " + ", ".join(f"explore room {n} slowly" for n in range(20)))
+
+    def verbose(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        return long_plan if messages[-1].content.rstrip().endswith("Meta-plan:") else model(messages, kwargs)
+
+    tracer = Tracer(None)
+    result, (alice, bob) = play(["capo", "capo"], 10, verbose, tracer)
+    parts = capo_messages(result, "plan", 1)
+    assert len(parts) >= 3 and all(re.match(rf"\[capo plan 1\.1 {i}/{len(parts)}\]", m.text)
+                                   for i, m in enumerate(parts, 1))
+    assert all(len(m.text) <= 500 and m.sender == "alice" for m in parts)
+    assert [m.step for m in parts] == list(range(parts[0].step, parts[0].step + len(parts)))  # a step each
+    assert bob.memory.channel("capo").discussion.meta_plan == alice.memory.channel("capo").discussion.meta_plan
+    assert len(alice.memory.channel("capo").discussion.meta_plan) > 500  # no cap in the faithful spec
+    assert result.per_agent["alice"]["communication_steps"] >= len(parts)
+
+
+@pytest.mark.parametrize("env_name", ["cwah", "cwah-noisy"])
+def test_the_faithful_wiring_runs_on_cwah_and_noisy_cwah(env_name: str) -> None:
+    result, team = play(["capo", "capo"], 40, capo_model(), env_name=env_name)
+    assert capo_messages(result, "plan", 1) and result.metrics["subgoals_done"] >= 1
+    assert all(m.memory.channel("capo").discussion.meta_plan for m in team)
+
+
+def test_messages_are_split_at_the_worlds_own_limit() -> None:
+    from coopgraph.nodes.metaplan import world_message_limit
+
+    limits = {}
+    for name, options in (("cwah", {"episode": "test/0"}), ("toyhouse", {})):
+        env = envs.make(name, num_agents=2, **options)
+        limits[name] = world_message_limit(envs.agent_kit(name, env.agent_info(env.possible_agents[0])).belief)
+    assert limits == {"cwah": 500, "toyhouse": 300} and world_message_limit(object()) == 500
+
+
+def test_capo_lite_replans_on_every_progress_event_and_pays_for_progress_reports() -> None:
+    model = capo_model(fits=True)  # it would keep the plan, but capo-lite never asks
+
+    calls: list[str] = []
+
+    def recording(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        calls.append("\n".join(m.content for m in messages))
+        return model(messages, kwargs)
+
+    result, team = play(["capo-lite", "capo-lite"], 60, recording)
+    assert not any("Does the meta-plan still fit?" in c for c in calls)
+    assert team[0].memory.channel("capo").discussion.version > 1 and capo_messages(result, "progress")
+    designs = [c for c in calls if c.rstrip().endswith("Meta-plan:")]
+    assert all("At most 25 words per line" in c and "Dialogue so far:" not in c for c in designs)
+    assert all(len(m.text) <= 500 and "/" not in m.text.split("]")[0] for m in capo_messages(result, "plan"))

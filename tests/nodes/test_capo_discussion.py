@@ -77,17 +77,58 @@ def test_with_two_evaluators_the_designer_waits_for_both() -> None:
     assert d.turn(3, None, None)[0] == "design" and d.mode == "refine"
 
 
-def test_progress_during_a_discussion_waits_for_it_to_end() -> None:
+def test_progress_during_a_discussion_waits_for_it_to_end_then_the_designer_asks_if_the_plan_still_fits() -> None:
     d = _designer()
     _send_plan(d, 0)
     assert d.turn(1, "found <wine> (7)", None) == (None, None)
     d.receive(_answer(d, "bob", True), 2)
     turn, _ = d.turn(2, None, None)
-    assert turn == "design" and d.mode == "adapt" and "found <wine> (7)" in d.pending[0]
-    assert d.designed(PLAN, 2).startswith("[capo plan 2.1]") and d.pending == []
+    assert turn == "check" and d.mode == "adapt" and "found <wine> (7)" in d.pending[0]
+    assert d.checked(False, 2) is True  # it does not fit: a new version, discussed again
+    assert d.designed(PLAN, 2).startswith("[capo plan 2.1]") and d.pending == [] and d.open
 
 
-def test_evaluator_adopts_answers_and_reports_its_own_progress() -> None:
+def test_a_plan_that_still_fits_is_kept_and_nobody_speaks() -> None:
+    d = _designer()
+    _send_plan(d, 0)
+    d.receive(_answer(d, "bob", True), 2)
+    d.turn(2, None, None)
+    assert d.turn(5, "found <wine> (7)", None) == ("check", None)
+    assert d.checked(True, 5) is False
+    assert d.pending == [] and d.version == 1 and not d.open and d.outbox == []
+    assert d.turn(6, None, None) == (None, None)  # the same progress is not checked again
+    assert any("plan 1 still fits" in entry for entry in d.log)
+
+
+def test_without_the_check_every_progress_event_brings_a_new_plan() -> None:
+    d = _designer(check_fit=False)
+    _send_plan(d, 0)
+    d.receive(_answer(d, "bob", True), 2)
+    d.turn(2, None, None)
+    assert d.turn(5, "found <wine> (7)", None) == ("design", None)
+
+
+def test_a_plan_longer_than_one_message_goes_out_in_parts_one_step_each() -> None:
+    d = _designer(message_chars=120)
+    assert d.turn(0, None, None)[0] == "design"
+    long_plan = "Alice: " + ", ".join(f"grab <apple> ({i})" for i in range(20)) + "\nBob: explore <kitchen> (2)"
+    first = d.designed(long_plan, 0)
+    parts = [first, *d.outbox]
+    assert len(parts) >= 4 and all(len(p) <= 120 for p in parts) and first.startswith("[capo plan 1.1 1/")
+    sent = [first]
+    for step in range(1, len(parts)):
+        turn, text = d.turn(step, None, None)
+        assert turn is None and text == parts[step]
+        sent.append(text)
+    assert d.sent_step == len(parts) - 1  # answers are awaited from the last part on
+    e = Discussion.start("bob", ["alice", "bob"], "alice")
+    for step, text in enumerate(sent):
+        e.receive(parse_message("alice", text), step)
+        assert (e.meta_plan == "") == (step < len(sent) - 1)  # the plan counts once it is whole
+    assert e.meta_plan == long_plan and e.to_evaluate == (1, 1)
+
+
+def test_evaluator_adopts_answers_and_its_progress_rides_along_in_the_answer() -> None:
     e = Discussion.start("bob", ["alice", "bob"], "alice")
     assert e.role == "evaluator"
     assert e.turn(1, None, "found <apple> (1)") == (None, None)  # nothing heard yet: nothing to report to
@@ -95,9 +136,22 @@ def test_evaluator_adopts_answers_and_reports_its_own_progress() -> None:
     assert e.meta_plan == "Alice: grab <apple> (1)\nBob: b" and e.changed_step == 1
     turn, _ = e.turn(1, None, "found <apple> (1) in the kitchen; found <wine> (7)")  # the plan names the apple
     assert turn == "evaluate"
-    assert e.evaluated(False, "Bob should take the wine", 1).startswith("[capo feedback 1.1 revise] Bob should")
-    turn, text = e.turn(2, None, None)
-    assert turn is None and text == "[capo progress 1] found <wine> (7)."
+    answer = e.evaluated(False, "Bob should take the wine", 1)
+    assert answer == "[capo feedback 1.1 revise] Bob should take the wine My progress: found <wine> (7)."
+    assert e.turn(2, None, "found <cupcake> (8)") == (None, None)  # no extra paid message for progress
+    d = _designer()
+    _send_plan(d, 0)
+    d.receive(parse_message("bob", answer), 2)
+    assert d.pending == ["Bob: found <wine> (7)"]  # the designer learns it from the dialogue
+
+
+def test_the_small_model_variant_pays_a_progress_message() -> None:
+    e = Discussion.start("bob", ["alice", "bob"], "alice")
+    e.rules = Rules(report_progress=True)
+    e.receive(parse_message("alice", "[capo plan 1.1] Alice: a // Bob: b"), 1)
+    e.turn(1, None, None)
+    assert e.evaluated(True, "", 1) == "[capo feedback 1.1 agree] The plan works for me."
+    assert e.turn(2, None, "found <wine> (7)") == (None, "[capo progress 1] found <wine> (7).")
 
 
 def test_evaluator_without_a_designer_plans_alone_and_yields_when_a_plan_comes() -> None:

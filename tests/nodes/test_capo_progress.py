@@ -5,6 +5,8 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import pytest
+
 from coopgraph import envs
 from coopgraph.envs.protocol import Message, ObjectInfo, Observation
 from coopgraph.evals.graph_agent import GraphAgent
@@ -58,31 +60,50 @@ def test_a_subgoal_done_is_progress_and_my_own_put_is_reported_as_a_fact() -> No
     assert own == events == ["put <cupcake> (300) on <coffeetable> (111), 1/1 done"]
 
 
-def _replies(messages: list[Any], kwargs: dict[str, Any]) -> str:
-    text = messages[-1].content
-    if text.rstrip().endswith("Meta-plan:"):
-        return "Alice: grab <pudding> (304)\nBob: explore <kitchen> (60)"
-    options = OPTION.findall(text)
-    return "Reasoning: go\nAnswer: " + next((k for k, o in options if o.startswith("[goexplore]")), "A")
+def _replies(fits: bool) -> Any:
+    def reply(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        text = messages[-1].content
+        if text.rstrip().endswith("Meta-plan:"):
+            return "Alice: grab <pudding> (304)\nBob: explore <kitchen> (60)"
+        if "Does the meta-plan still fit?" in text:
+            return f"Reasoning: {'nothing new' if fits else 'nobody has the apple'}\nAnswer: {'A' if fits else 'B'}"
+        options = OPTION.findall(text)
+        return "Reasoning: go\nAnswer: " + next((k for k, o in options if o.startswith("[goexplore]")), "A")
+
+    return reply
 
 
-def test_progress_makes_the_designer_adapt_and_discuss_again_but_entering_a_room_does_not() -> None:
+@pytest.mark.parametrize("fits", [True, False])
+def test_progress_makes_the_designer_ask_whether_the_plan_fits_and_entering_a_room_does_not(fits: bool) -> None:
+    """CaPo A.6 a: a plan that still fits is kept and nobody speaks; one that does not is adapted and discussed."""
     env, obs, _ = _start()
-    lm = scripted_lm(_replies)
+    lm = scripted_lm(_replies(fits))
     agent = GraphAgent("capo", lm=lm, vector_memory=False)
-    agent.reset("alice", env.agent_info("alice"), 0)
+    agent.reset("alice", env.agent_info("alice"), 0)  # seed 0 draws alice as the designer of this team
 
-    def designs() -> list[str]:
-        return [m[-1].content for m, _ in lm.chat_model.calls if m[-1].content.rstrip().endswith("Meta-plan:")]
+    def prompts(ending: str) -> list[str]:
+        return [m[-1].content for m, _ in lm.chat_model.calls if m[-1].content.rstrip().endswith(ending)]
 
     first = agent.act(obs)
     assert first.kind == "send_message" and first.message.startswith("[capo plan 1.1]")
     agent.act(obs.model_copy(update={"time": 1}))
     agree = Message(sender="bob", text="[capo feedback 1.1 agree] Fine by me.", step=2)
     agent.act(obs.model_copy(update={"time": 2, "messages": [agree]}))
-    assert agent.memory.channel("capo").discussion.consensus and len(designs()) == 1
+    assert agent.memory.channel("capo").discussion.consensus and len(prompts("Meta-plan:")) == 1
     entered = agent.act(_moved(obs, 3, "bathroom", 160, []))
-    assert entered.kind != "send_message" and len(designs()) == 1  # a new room is not progress
+    assert entered.kind != "send_message" and len(prompts("Meta-plan:")) == 1  # a new room is not progress
+    assert not [p for p in prompts("") if "Does the meta-plan still fit?" in p]
     found = agent.act(_moved(obs, 4, "kitchen", 60, [APPLE]))
-    assert found.kind == "send_message" and found.message.startswith("[capo plan 2.1]")
-    assert len(designs()) == 2 and "found <apple> (305)" in designs()[-1].split("What has changed since:")[1]
+    checks = [p for p in prompts("") if "Does the meta-plan still fit?" in p]
+    assert len(checks) == 1 and "found <apple> (305)" in checks[0].split("What has changed since:")[1]
+    assert "Dialogue so far:" in checks[0] and "Fine by me." in checks[0]
+    discussion = agent.memory.channel("capo").discussion
+    if fits:
+        assert found.kind != "send_message" and len(prompts("Meta-plan:")) == 1  # kept, and nobody speaks
+        assert discussion.version == 1 and not discussion.open and discussion.pending == []
+        later = agent.act(_moved(obs, 5, "kitchen", 60, [APPLE]))
+        assert later.kind != "send_message" and len(checks) == 1
+    else:
+        assert found.kind == "send_message" and found.message.startswith("[capo plan 2.1]")
+        assert len(prompts("Meta-plan:")) == 2
+        assert "found <apple> (305)" in prompts("Meta-plan:")[-1].split("What has changed since:")[1]
