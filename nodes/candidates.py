@@ -42,12 +42,14 @@ class CandidateParams(BaseModel):
     spatial: bool = Field(default=True, description="rank by distance and show it; off: no spatial information")
     partner_info: bool = Field(default=True, description="compare with partners' estimated distances")
     order: Literal["reference", "relevance_first"] = Field(
-        default="reference", description="reference: REVECA's code (efficiency 1/(d+1) + 1000/100/10/1 by level, "
+        default="relevance_first", description="reference: REVECA's code (efficiency 1/(d+1) + 1000/100/10/1 by level, "
         "straight-line d; tasks I am closer to than my partner first at any level; 'none' kept as fillers); "
-        "relevance_first: level, then partner-closer, then walking distance, 'none' dropped (reveca-rules)")
+        "relevance_first: level, then partner-closer, then walking distance, 'none' dropped (reveca-rules; the "
+        "default here, which the decision data's `prerank` records; `reveca` sets reference)")
     pool: Literal["observed", "listed"] = Field(
-        default="observed", description="observed: the listed actions plus fetches of every item seen (the world's "
-        "`observed_actions`), so relevance, not the list, keeps dummies out; listed: the environment's list only")
+        default="listed", description="observed: the listed actions plus fetches of every item seen (the world's "
+        "`observed_actions`), so relevance, not the list, keeps dummies out (`reveca`); listed: the environment's "
+        "list only")
     levels: Literal[3, 4, 5] = Field(default=4, description="relevance levels R (memory/levels.py), for the bonus")
 
 

@@ -89,7 +89,7 @@ def _ranked(agent: GraphAgent, **params: Any) -> list[tuple[Any, Any]]:
     belief = agent.memory.semantic
     options = agent.resources.affordances.available(belief)
     options += [o for o in agent.resources.affordances.observed(belief) if o.text not in {x.text for x in options}]
-    return rank(belief, reveca_notes(agent.memory), options, 1, CandidateParams(**params))
+    return rank(belief, reveca_notes(agent.memory), options, 1, CandidateParams(**{"order": "reference", **params}))
 
 
 def test_reference_ranking_puts_my_closer_tasks_first_at_any_level_by_efficiency() -> None:
