@@ -62,8 +62,8 @@ def startup_text(obs: Observation, belief: Belief, notes: RevecaNotes, limit: in
     objects = cast(Objects, belief).objects
     visible: list[ObjectInfo] = obs.visible_objects if isinstance(obs, HouseObservation) else []
     if notes.relevance:  # rated: the strong and medium things, strongest first
-        seen = [o for o in visible if notes.relevance.get(o.id, "low") in ("strong", "medium")]
-        seen.sort(key=lambda o: (-RANK[notes.relevance.get(o.id, "low")], o.id))
+        seen = [o for o in visible if RANK.get(notes.relevance.get(o.id, "low"), 1) >= RANK["medium"]]
+        seen.sort(key=lambda o: (-RANK.get(notes.relevance.get(o.id, "low"), 1), o.id))
     else:  # nothing rated (the no-relevance ablation): whatever is in view, surfaces aside
         seen = [o for o in visible if o.kind != "surface"]
     items = []
