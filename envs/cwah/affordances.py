@@ -24,13 +24,16 @@ class CWAHAffordances:
 
     def observed(self, belief: Belief) -> list[Affordance]:
         """`observed_actions`: grabs of the free items seen that `available` leaves out (a class no subgoal asks
-        for, a dummy, a finished subgoal's object), annotated alike; none with both hands full. REVECA ranks these
+        for, a dummy, a finished subgoal's spare), annotated alike; never an object already in place on its goal
+        target (the reference's "satisfied"); none with both hands full. REVECA ranks these
         with the listed actions and lets relevance keep them out; `available` itself is unchanged."""
         if len(belief.holding) >= belief.config.hands:
             return []
         listed = {obj.id for obj in belief.goal_objects()}
+        placed = {(p.object_name, p.target_id) for p in belief.goal}  # in place: satisfied, never offered
         extra = [obj for obj in sorted(belief.objects.values(), key=lambda o: o.id)
-                 if obj.kind == "item" and obj.room_id is not None and obj.held_by is None and obj.id not in listed]
+                 if obj.kind == "item" and obj.room_id is not None and obj.held_by is None and obj.id not in listed
+                 and (obj.name, obj.on) not in placed and (obj.name, obj.inside) not in placed]
         return annotate(belief, [self._grab(belief, obj) for obj in extra])
 
     @staticmethod

@@ -235,3 +235,18 @@ def test_the_faithful_wiring_plays_each_world(world: str) -> None:
                          max_steps=20)
     assert result.steps > 0
     assert any("Rate every line" in m[-1].content for m, _ in lm.chat_model.calls)  # the LLM rated relevance
+
+
+def test_the_observed_pool_offers_every_free_item_but_never_one_already_in_place() -> None:
+    env = envs.make("cwah", episode="test/0", num_agents=2)
+    agent, _, _ = _agent("reveca", rater(set(), "low"), env)
+    belief = agent.memory.semantic
+    target = next(p for p in belief.goal if p.object_name == "pudding").target_id
+    belief.note_object(998, "pudding", "item", BEDROOM, on=target)  # a pudding in place: satisfied
+    belief.note_object(999, "pudding", "item", BEDROOM, on=11)  # a spare one on the desk
+    belief.note_object(997, "towel", "item", BEDROOM, on=11)  # a class the task never asks for
+    offered = {o.target_id for o in agent.resources.affordances.observed(belief)}
+    listed = {o.target_id for o in agent.resources.affordances.available(belief)}
+    assert 997 in offered and 997 not in listed  # only the REVECA pool offers it
+    assert 998 not in offered | listed
+    assert 999 in offered | listed
