@@ -19,13 +19,15 @@ from coopgraph.envs.registry import (
 
 register("cwah", "coopgraph.envs.cwah.env:make_cwah")
 register("cwah-noisy", "coopgraph.envs.cwah.env:make_cwah_noisy")
-CWAH_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "look_values")
+CWAH_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "look_values",
+                     "observed_actions")
 register_kit("cwah", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
 register_kit("cwah-noisy", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
 # The toyhouse (a small second world shipped in coopgraph.testing); lazy strings, so envs never imports testing.
 register("toyhouse", "coopgraph.testing.toyhouse.env:make_toyhouse")
 # The toyhouse publishes no estimate of what a look finds (its expert keeps its own), so it lacks `look_values`.
-TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news")
+TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news",
+                         "observed_actions")
 register_kit("toyhouse", "coopgraph.testing.toyhouse.kit:make_kit", capabilities=TOYHOUSE_CAPABILITIES,
              prompt_env="toyhouse")
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from coopgraph.envs.protocol import GoalPredicate, Observation, Point, RoomInfo
+    from coopgraph.envs.protocol import Affordance, GoalPredicate, Observation, Point, RoomInfo
 
 
 #: The kinds of `ProgressEvent`: a goal object known for the first time, a subgoal's count going up.
@@ -206,7 +206,21 @@ CAPABILITIES: dict[str, tuple[type | None, str]] = {
     "partners": (Partners, "partners' whereabouts, holdings and announced subgoals"),
     "news": (None, "the kit makes template reports for partners (AgentKit.news)"),
     "look_values": (None, "the world fills Affordance.value on its inspect and explore actions"),
+    "observed_actions": (None, "the kit's affordances also offer `observed(belief)`: fetches of every free item "
+                         "seen, goal or not (REVECA's candidate pool)"),
 }
+
+
+@runtime_checkable
+class ObservedAffordances(Protocol):
+    """`observed_actions`: what `available` leaves out because the goal does not ask for it, offered anyway.
+
+    REVECA draws its candidates from everything observed and lets relevance keep the useless ones out, so a
+    world declaring `observed_actions` lists fetches of every free item it has seen (with the hands not full);
+    `available`, which every other planner and the MHP expert read, is unchanged.
+    """
+
+    def observed(self, belief: object) -> list[Affordance]: ...
 
 
 def protocol_members(capability: str) -> list[str]:

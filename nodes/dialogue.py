@@ -4,6 +4,9 @@
 2. validation request — `dialogue.ask` sends the question `validation.check_plan` wrote;
 3. validation answer — a partner's "have you ... <x> (id)?" is answered from this agent's own memory;
 4. subgoal achieved — after a put, it reports what went where.
+With `phrasing: llm` (the faithful wiring) the LLM words cases 1, 3 and 4 from the template's content, as
+the reference has the LLM write messages; the validation question (case 2) stays a template, since the
+partner's answer is matched to it by the `have you ... <name> (id)?` form.
 Messages are written from memory with `<name> (id)` labels (which partners' message readers turn back into
 facts), never by copying a partner's words, and sending is a primitive `send_message` action that goes
 through the environment like any other.
@@ -12,7 +15,7 @@ through the environment like any other.
 from __future__ import annotations
 
 import re
-from typing import Any, cast
+from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -27,10 +30,12 @@ from coopgraph.envs.protocol import (
     label,
 )
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
 from coopgraph.nodes.reveca_notes import RANK, PendingQuestion, RevecaNotes, message_key, reveca_notes
 
 _ADDRESSEE = re.compile(r"\b([A-Z][a-z]+)\s*,\s*have you\b")
+_LABEL = re.compile(r"<[^<>]+> \(\d+\)")
 _ASKED = re.compile(rf"\bhave you\b[^?]*?{LABEL_PATTERN}[^?]*\?", re.IGNORECASE)
 
 
@@ -57,8 +62,8 @@ def startup_text(obs: Observation, belief: Belief, notes: RevecaNotes, limit: in
     objects = cast(Objects, belief).objects
     visible: list[ObjectInfo] = obs.visible_objects if isinstance(obs, HouseObservation) else []
     if notes.relevance:  # rated: the strong and medium things, strongest first
-        seen = [o for o in visible if notes.relevance.get(o.id, "low") in ("strong", "medium")]
-        seen.sort(key=lambda o: (-RANK[notes.relevance.get(o.id, "low")], o.id))
+        seen = [o for o in visible if RANK.get(notes.relevance.get(o.id, "low"), 1) >= RANK["medium"]]
+        seen.sort(key=lambda o: (-RANK.get(notes.relevance.get(o.id, "low"), 1), o.id))
     else:  # nothing rated (the no-relevance ablation): whatever is in view, surfaces aside
         seen = [o for o in visible if o.kind != "surface"]
     items = []
@@ -129,17 +134,43 @@ def announce_text(belief: Belief, notes: RevecaNotes) -> str:
     return f"I put {'; '.join(notes.unannounced_puts)}." + (f" Done so far: {done}." if done else "")
 
 
-class SpeakParams(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
+class SpeakParams(TextParams):
+    phrasing: Literal["llm", "template"] = Field(
+        default="llm", description="llm: the LLM phrases each message from its template's content (the reference "
+        "has the LLM write messages), kept only if every <name> (id) survives; template: the template text")
     startup: bool = Field(default=True, description="case 1: say where I am and what I see on the first step")
     answer: bool = Field(default=True, description="case 3: answer partners' validation questions")
     announce: bool = Field(default=True, description="case 4: report finished puts")
     max_chars: int = Field(default=300, ge=40, le=2000, description="longest message written")
+    max_tokens: int = Field(default=120, ge=1, le=4096, description="longest phrasing the model may write")
+
+
+_CASES = {"answer": "answering my partner's question", "start-up": "starting: where I am and what I see",
+          "put report": "I finished a subgoal"}
+
+
+def phrase(ctx: NodeContext[SpeakParams], obs: Observation, content: str, case: str) -> str:
+    """The message to send: the template's `content` in the LLM's words (`phrasing: llm`), or as it is.
+
+    The phrased text must keep every `<name> (id)` of the content, since partners turn those labels back into
+    facts; one that drops a label, or no valid answer, sends the template text instead (traced)."""
+    if ctx.params.phrasing == "template":
+        return content
+    partners = cast(Partners, ctx.belief).partners
+    context = {"agent_name": obs.agent_name, "partner_names": [p.name for p in partners.values()],
+               "goal": obs.goal_text, "case": _CASES.get(case, case), "content": content}
+    prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
+    text = " ".join(prediction.text.split()) if prediction.valid else ""
+    labels = set(_LABEL.findall(content))
+    if text and labels <= set(_LABEL.findall(text)):
+        return _fit(text, ctx.params.max_chars)
+    if ctx.tracer is not None:
+        ctx.tracer.event("phrasing_rejected", node=ctx.name, raw=text, case=case)
+    return content
 
 
 @node("dialogue.speak", reads=("observation",), writes=("action", "reveca"), params=SpeakParams,
-      requires={"objects", "goals", "rooms", "partners"})
+      prompt="dialogue/phrase", program=TextProgram, requires={"objects", "goals", "rooms", "partners"})
 def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any]:
     """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
 
@@ -156,14 +187,15 @@ def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any
         text, keys = answer_text(obs, belief, notes)
         notes.answered.update(keys)
         if text:
-            return _send(ctx, obs, _fit(text, params.max_chars), "answer")
+            return _send(ctx, obs, phrase(ctx, obs, _fit(text, params.max_chars), "answer"), "answer")
     if params.startup and not notes.started:
         notes.started = True
-        return _send(ctx, obs, startup_text(obs, belief, notes, params.max_chars), "start-up")
+        text = startup_text(obs, belief, notes, params.max_chars)
+        return _send(ctx, obs, phrase(ctx, obs, text, "start-up"), "start-up")
     if params.announce and notes.unannounced_puts and ctx.memory.plan is None:
         text = announce_text(belief, notes)
         notes.unannounced_puts.clear()
-        return _send(ctx, obs, _fit(text, params.max_chars), "put report")
+        return _send(ctx, obs, phrase(ctx, obs, _fit(text, params.max_chars), "put report"), "put report")
     return {}
 
 

@@ -3,7 +3,7 @@
 `memory.retrieve` gathers the generic facts (goal, dialogue, previous actions); `memory.focus` (in memory.py)
 adds, with the lines made here, what REVECA's planner reads instead of a full dump of the belief: the agent
 itself, the objects ranked by relevance (then by distance), the partners with their estimated whereabouts, and
-the dialogue without "none" messages.
+the communication history filtered by relevance (no "none" messages) rather than cut to the latest few.
 """
 
 from __future__ import annotations
@@ -29,6 +29,8 @@ class FocusParams(BaseModel):
     max_objects: int = Field(default=12, ge=0, le=500, description="objects listed at most; 0: no limit")
     spatial: bool = Field(default=True, description="show distances and sort by them")
     partner_info: bool = Field(default=True, description="describe partners (seen or estimated)")
+    max_messages: int = Field(default=0, ge=0, le=1000, description="dialogue lines shown at most, the most "
+                              "relevant first; 0: every line kept in memory that passes `min_level`")
 
 
 def self_text(belief: Belief) -> str:
@@ -70,11 +72,17 @@ def known_lines(belief: Belief, notes: RevecaNotes, params: FocusParams) -> list
     return lines
 
 
-def dialogue_lines(memory: AgentMemory, notes: RevecaNotes, use_relevance: bool) -> list[str]:
-    lines = []
-    for said in memory.episodic.messages:
+def dialogue_lines(memory: AgentMemory, notes: RevecaNotes, params: FocusParams) -> list[str]:
+    """The communication history as the planner reads it: every line kept (the spec's `messages_kept` holds the
+    whole episode in the faithful wiring, not a recent-K window), those below `min_level` left out, and with
+    `max_messages` the most relevant ones (the latest among equals), in the order they were said. Lines this agent
+    sent are not rated and count as "low"."""
+    rows = []
+    for order, said in enumerate(memory.episodic.messages):
         level = notes.message_relevance.get(message_key(said.sender, said.step, said.text), "low")
-        if use_relevance and level == "none":
+        if params.use_relevance and RANK.get(level, 1) < RANK[params.min_level]:
             continue
-        lines.append(said.render())
-    return lines
+        rows.append((order, RANK.get(level, 1) if params.use_relevance else 0, said.render()))
+    if params.max_messages:
+        rows = sorted(sorted(rows, key=lambda r: (r[1], r[0]), reverse=True)[: params.max_messages])
+    return [text for _, _, text in rows]

@@ -83,7 +83,7 @@ def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any
         "self_text": self_text(belief),
         "known": known_lines(belief, notes, params),
         "partners": partners,
-        "dialogue_lines": dialogue_lines(ctx.memory, notes, params.use_relevance),
+        "dialogue_lines": dialogue_lines(ctx.memory, notes, params),
     })
     return {"facts": facts}
 

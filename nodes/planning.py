@@ -11,7 +11,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Objects
+from coopgraph.envs.capabilities import Objects, ObservedAffordances
 from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import CandidateParams, distance_notes, rank
 from coopgraph.nodes.context import NodeContext
@@ -92,7 +92,7 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     reads=("options", "facts", "observation"),
     writes=("candidates", "actions", "options", "facts", "reveca"),
     params=CandidateParams,
-    requires={"objects", "rooms", "spatial", "partners"},
+    requires={"objects", "rooms", "spatial", "partners", "observed_actions"},
 )
 def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
     """Keep the K most promising actions, ranked by relevance, then by proximity against partners.
@@ -103,6 +103,10 @@ def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) ->
     obs = state["observation"]
     notes = reveca_notes(ctx.memory)
     options = list(state.get("options") or [])
+    if ctx.params.pool == "observed":  # everything seen, not only what the goal asks for (the world's seam)
+        listed = {option.text for option in options}
+        more = cast(ObservedAffordances, ctx.resources.affordances).observed(ctx.belief)
+        options += [option for option in more if option.text not in listed]
     ranked = rank(ctx.belief, notes, options, obs.time, ctx.params)[: ctx.params.k]
     kept = [option for option, _ in ranked]
     candidates = [candidate for _, candidate in ranked]

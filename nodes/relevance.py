@@ -4,11 +4,13 @@ A level is given when something is first stored or its whereabouts change, kept 
 and on the vector-store entry, and later used to order and filter what reaches prompts: "none" (for example
 Noisy-C-WAH's dummy objects) never reaches the planner, so its prompt stays short however cluttered the house.
 
-Two scorers. `rules` (the default) reads the task: goal objects and their destinations are strong,
-containers that may still hide a goal object medium, furniture and finished things low, anything of a class
-the task never asks for none; it costs nothing and is exact where the goal names classes and targets, as in
-C-WAH. `llm` asks the model once per step for every new line at once (never one call per object) and falls
-back to the rules for any line it leaves unrated; it suits worlds whose useful objects no rule can name.
+Two scorers. `llm` (the paper's: levels "assessed by LLMs") asks the model once per step for every new line at
+once (never one call per object) and falls back to the rules for any line it leaves unrated; this is what lets a
+dummy object be judged rather than excluded by its class. `rules` (the `reveca-rules` variant) reads the task:
+goal objects and their destinations are strong, containers that may still hide a goal object medium, furniture
+and finished things low, anything of a class the task never asks for none; it costs nothing and is exact where
+the goal names classes and targets, as in C-WAH, but "none" then equals "dummy"
+exactly and is never wrong. `levels` picks the level set (R=4 as published; 3 and 5 for the R ablations).
 """
 
 from __future__ import annotations
@@ -21,15 +23,17 @@ from pydantic import Field
 from coopgraph.envs.capabilities import Belief, Containers, Goals, KnownObject, Objects, Partners, Rooms
 from coopgraph.envs.protocol import SIGNED_LABEL, Message, Observation
 from coopgraph.memory.episodic import quoted
+from coopgraph.memory.levels import LEVEL_SETS, in_set
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.reveca_notes import LEVELS, RANK, RevecaNotes, message_key, reveca_notes
+from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key, reveca_notes
 
 #: What `relevance.score` and the lines it writes read of the belief (`memory.focus` and validation reuse them).
 NEEDS = frozenset({"objects", "goals", "rooms", "containers", "partners"})
 _QUESTION = re.compile(r"\b(have|did|could|can) you\b[^?]*\?", re.IGNORECASE)
-_REPLY_LINE = re.compile(r"^\s*\[?(?P<tag>M?\d+)\]?\s*[:.)\-=]\s*\**(?P<level>strong|medium|low|none)\b", re.I)
+_REPLY_LINE = re.compile(
+    r"^\s*\[?(?P<tag>M?\d+)\]?\s*[:.)\-=]\s*\**(?P<level>very[ _-]strong|strong|medium|low|none)\b", re.I)
 
 
 # ----------------------------------------------------------------------------- rules
@@ -124,18 +128,21 @@ class RatingProgram(TextProgram):
 
 class ScoreParams(TextParams):
     scorer: Literal["rules", "llm"] = Field(
-        default="rules", description="rules: from the goal, no LLM call; llm: one batched call per step"
+        default="llm", description="llm: one batched call per step, as published; rules: from the goal, no LLM call"
     )
     max_batch: int = Field(default=24, ge=1, le=200, description="most lines rated in one LLM call")
     store_vectors: bool = Field(default=True, description="index rated lines in the vector store")
     max_tokens: int = Field(default=160, ge=8, le=2048)
+    levels: Literal[3, 4, 5] = Field(default=4, description="relevance levels R: 4 as published; 3 and 5 are the "
+                                     "paper's R ablations (sets in memory/levels.py)")
 
 
 def _llm_levels(ctx: NodeContext[ScoreParams], obs: Observation, items: list[tuple[str, str]]) -> dict[str, str]:
     """One call for a batch of (tag, line); returns tag -> level for the lines the model rated."""
     if not items:
         return {}
-    context = {"goal": obs.goal_text, "agent_name": obs.agent_name,
+    allowed = LEVEL_SETS[ctx.params.levels]
+    context = {"goal": obs.goal_text, "agent_name": obs.agent_name, "levels": list(allowed),
                "items": [{"tag": tag, "text": text} for tag, text in items]}
     prediction = run_program(ctx.program, adapter_for(ctx), ctx.lm, context=context)
     if not prediction.valid:
@@ -144,8 +151,9 @@ def _llm_levels(ctx: NodeContext[ScoreParams], obs: Observation, items: list[tup
     levels = {}
     for line in prediction.text.splitlines():
         match = _REPLY_LINE.match(line)
-        if match and match["tag"].upper() in wanted:
-            levels[match["tag"].upper()] = match["level"].lower()
+        level = re.sub(r"[ _-]+", " ", match["level"].lower()) if match else ""
+        if match and match["tag"].upper() in wanted and level in allowed:
+            levels[match["tag"].upper()] = level
     return levels
 
 
@@ -180,20 +188,21 @@ def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any
         batch += [(f"M{i + 1}", f"{m.sender} said: {quoted(m.text)}") for i, m in enumerate(messages)]
         llm = _llm_levels(ctx, obs, batch[: ctx.params.max_batch])
     room_name = cast(Rooms, belief).room_name
+    allowed = LEVEL_SETS[ctx.params.levels]
     for i, (obj, line, key) in enumerate(objects):
-        level = llm.get(f"{i + 1}") or object_level(obj, belief)
+        level = llm.get(f"{i + 1}") or in_set(object_level(obj, belief), allowed)
         notes.relevance[obj.id] = level
         notes.rated_lines[obj.id] = key
         _store(ctx, line, kind="observation", step=obs.time, level=level, object_ids=[obj.id],
                room=room_name(obj.room_id) if obj.room_id is not None else None,
                source=obj.source)
     for i, message in enumerate(messages):
-        level = llm.get(f"M{i + 1}") or message_level(message.text, belief, notes)
+        level = llm.get(f"M{i + 1}") or in_set(message_level(message.text, belief, notes), allowed)
         notes.message_relevance[message_key(message.sender, message.step, message.text)] = level
         _store(ctx, f"{message.sender} said: {quoted(message.text)}", kind="message", step=message.step, level=level,
                source="told")
     if ctx.tracer is not None and (objects or messages):
-        counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in LEVELS}
+        counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in allowed}
         ctx.tracer.event("relevance", step=obs.time, scorer=ctx.params.scorer, objects=counts,
                          messages=len(messages), llm_rated=len(llm))
     return {}

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Belief, Objects, Partners
+from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Observation
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.partner_model import could_reach, describe_partner
@@ -111,8 +111,12 @@ class ValidationParams(ChoiceParams):
         "validated plan; never: no validation"
     )
     judge: Literal["llm", "rules"] = Field(default="llm", description="who picks the most likely scenario")
+    scope: Literal["elsewhere", "groups"] = Field(
+        default="elsewhere", description="elsewhere: every plan but a put (or a message, or exploring a room, which "
+        "has no sighting to go stale) whose target is in another room, as the reference validates; groups: the "
+        "plans of `groups` wherever they are (reveca-rules)")
     groups: list[AffordanceGroup] = Field(default_factory=lambda: [AffordanceGroup.FETCH],
-                                          description="plan groups that are validated")
+                                          description="plan groups validated with `scope: groups`")
     partner_info: bool = Field(default=True, description="use partner histories; off: only elapsed time")
     stale_steps: int = Field(default=30, ge=1, le=1000,
                              description="without partner information, older sightings count as likely changed")
@@ -138,6 +142,18 @@ def _question(belief: Belief, found: Assessment, agent_id: str | None, verb: str
     return f"{name}, have you {verb} {found.label} since step {found.since}?"
 
 
+_NOT_VALIDATED = (AffordanceGroup.DELIVER, AffordanceGroup.COMMUNICATE, AffordanceGroup.EXPLORE)
+
+
+def _in_scope(belief: Belief, plan: Affordance, params: ValidationParams) -> bool:
+    """Whether this plan is validated: `elsewhere`, the reference's rule (not a put, target in another room);
+    `groups`, by the plan's group alone."""
+    if params.scope == "groups":
+        return plan.group in params.groups
+    here = cast(Rooms, belief).room_id
+    return plan.group not in _NOT_VALIDATED and plan.room_id is not None and plan.room_id != here
+
+
 @node(
     "validation.check_plan",
     reads=("choice_index", "options", "observation"),
@@ -160,7 +176,7 @@ def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dic
         return {"validation": "skipped", "question": None}
     plan: Affordance = options[index]
     partners = cast(Partners, belief).partners
-    if plan.group not in params.groups or plan.target_id is None or not partners:
+    if not _in_scope(belief, plan, params) or plan.target_id is None or not partners:
         return {"validation": "skipped", "question": None}
     notes = reveca_notes(ctx.memory)
     found = assess(belief, notes, plan, obs.time, params.partner_info, params.stale_steps)

@@ -10,7 +10,7 @@ Each option carries the generic fields planners sort and filter on (`annotate`).
 from __future__ import annotations
 
 from coopgraph.envs.cwah.annotate import annotate
-from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.belief import Belief, KnownObject
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
 
 
@@ -21,6 +21,34 @@ class CWAHAffordances:
         """The ordered action list, annotated for planners (`annotate`); `message` (a drafted text) adds a
         `[send_message]` entry first."""
         return annotate(belief, self._listed(belief, message))
+
+    def observed(self, belief: Belief) -> list[Affordance]:
+        """`observed_actions`: grabs of the free items seen that `available` leaves out (a class no subgoal asks
+        for, a dummy, a finished subgoal's spare), annotated alike; never an object already in place on its goal
+        target (the reference's "satisfied"); none with both hands full. REVECA ranks these
+        with the listed actions and lets relevance keep them out; `available` itself is unchanged."""
+        if len(belief.holding) >= belief.config.hands:
+            return []
+        listed = {obj.id for obj in belief.goal_objects()}
+        placed = {(p.object_name, p.target_id) for p in belief.goal}  # in place: satisfied, never offered
+        extra = [obj for obj in sorted(belief.objects.values(), key=lambda o: o.id)
+                 if obj.kind == "item" and obj.room_id is not None and obj.held_by is None and obj.id not in listed
+                 and (obj.name, obj.on) not in placed and (obj.name, obj.inside) not in placed]
+        return annotate(belief, [self._grab(belief, obj) for obj in extra])
+
+    @staticmethod
+    def _grab(belief: Belief, obj: KnownObject) -> Affordance:
+        holder = belief.objects.get(obj.inside) if obj.inside is not None else None
+        closed = holder is not None and holder.is_open is False
+        return Affordance(
+            kind="gograb",
+            group=AffordanceGroup.FETCH,
+            target_id=obj.id,
+            target_name=obj.name,
+            room_id=obj.room_id,
+            room_name=belief.room_name(obj.room_id),
+            via_id=holder.id if closed and holder else None,
+        )
 
     def _listed(self, belief: Belief, message: str | None) -> list[Affordance]:
         options: list[Affordance] = []
@@ -42,19 +70,7 @@ class CWAHAffordances:
                 )
             )
         for obj in belief.goal_objects():
-            holder = belief.objects.get(obj.inside) if obj.inside is not None else None
-            closed = holder is not None and holder.is_open is False
-            options.append(
-                Affordance(
-                    kind="gograb",
-                    group=AffordanceGroup.FETCH,
-                    target_id=obj.id,
-                    target_name=obj.name,
-                    room_id=obj.room_id,
-                    room_name=belief.room_name(obj.room_id),
-                    via_id=holder.id if closed and holder else None,
-                )
-            )
+            options.append(self._grab(belief, obj))
         return options + puts
 
     @staticmethod

@@ -136,10 +136,10 @@ def _check(plan: Affordance, **params: Any) -> dict[str, Any]:
 
 
 def test_validation_keys_on_the_plan_group_not_its_kind() -> None:
-    fetch = Affordance(kind="take", group=AffordanceGroup.FETCH, target_id=310, target_name="juice")
+    fetch = Affordance(kind="take", group=AffordanceGroup.FETCH, target_id=310, target_name="juice", room_id=10)
     assert _check(fetch) == {"validation": "ask",
                                               "question": "Bob, have you taken or moved <juice> (310) since step 0?"}
-    explore = Affordance(kind="gograb", group=AffordanceGroup.EXPLORE, target_id=310, target_name="juice")
+    explore = Affordance(kind="gograb", group=AffordanceGroup.EXPLORE, target_id=310, target_name="juice", room_id=10)
     assert _check(explore) == {"validation": "skipped", "question": None}
 
 
@@ -149,7 +149,7 @@ def test_each_group_asks_with_its_own_verb() -> None:
              AffordanceGroup.DELIVER: "filled", AffordanceGroup.OTHER: "changed"}
     for group, verb in verbs.items():
         plan = Affordance(kind="x", group=group, target_id=310, target_name="juice")
-        out = _check(plan, mode="always", groups=groups)
+        out = _check(plan, mode="always", scope="groups", groups=groups)
         assert out["question"] == f"Bob, have you {verb} <juice> (310) since step 0?", group
 
 

@@ -1,4 +1,6 @@
-"""REVECA's K candidates: a subset of the environment's actions, by relevance, then by who is closer."""
+"""REVECA's K candidates. The order pinned here is `reveca-rules`' (`order: relevance_first`: relevance, then who
+is closer, then walking distance); the reference code's order that `reveca` uses is pinned in
+test_reveca_faithful.py."""
 
 from __future__ import annotations
 
@@ -33,8 +35,14 @@ def _agent(spec: str = "reveca") -> tuple[GraphAgent, Any, Any]:
 
 
 def _ranked(agent: GraphAgent, step: int = 1, **params: Any) -> list[tuple[Any, Any]]:
-    options = agent.resources.affordances.available(agent.memory.semantic)
-    return rank(agent.memory.semantic, reveca_notes(agent.memory), options, step, CandidateParams(**params))
+    """The ranking with `params` (default: reveca-rules' order); with `pool="observed"` the observed fetches too."""
+    belief = agent.memory.semantic
+    options = agent.resources.affordances.available(belief)
+    settings = CandidateParams(**{"order": "relevance_first", **params})
+    if settings.pool == "observed":
+        listed = {o.text for o in options}
+        options += [o for o in agent.resources.affordances.observed(belief) if o.text not in listed]
+    return rank(belief, reveca_notes(agent.memory), options, step, settings)
 
 
 def test_candidates_are_ranked_by_relevance_then_my_distance() -> None:
@@ -82,14 +90,15 @@ def test_ranked_distances_are_walking_distances() -> None:
         walk_distance(belief, belief.position, belief.room_id, obj.position, obj.room_id))
 
 
-@pytest.mark.parametrize(("spec", "k"), [("reveca", 3), ("reveca-k2", 2), ("reveca-k4", 4)])
+@pytest.mark.parametrize(("spec", "k"), [("reveca", 3), ("reveca-k2", 2), ("reveca-k4", 4), ("reveca-rules", 3)])
 def test_the_planner_sees_exactly_k_candidates_with_their_notes(spec: str, k: int) -> None:
     agent, lm, obs = _agent(spec)
     agent.act(obs.model_copy(update={"time": 1}))
     prompt = next(m[-1].content for m, _ in lm.chat_model.calls if "Candidate plans:" in m[-1].content)
     listed = OPTION.findall(prompt)
     assert len(listed) == k
-    expected = [o.text for o, _ in _ranked(agent, k=k)][:k]
+    params = agent.loaded.spec.nodes["rank_candidates"].params
+    expected = [o.text for o, _ in _ranked(agent, k=k, order=params["order"], pool=params["pool"])][:k]
     assert [text for _, text in listed] == expected
     assert "(strong; me " in prompt  # level and distances are shown next to the letters
     assert agent.memory.plan is not None and agent.memory.plan.text == expected[0]

@@ -1,4 +1,5 @@
-"""REVECA relevance: levels follow the goal, the LLM scorer batches, and "none" never reaches the planner."""
+"""REVECA relevance: the rules (reveca-rules) follow the goal, the LLM scorer (reveca) batches, and "none" never
+reaches the planner."""
 
 from __future__ import annotations
 
@@ -46,7 +47,7 @@ def _first_step(spec: str | Path, script: Any, env: Any) -> tuple[GraphAgent, An
 
 def test_rules_rate_goal_objects_strong_containers_medium_furniture_low_dummies_none() -> None:
     env = _noisy()
-    agent, _, obs = _first_step("reveca", first_option, env)
+    agent, _, obs = _first_step("reveca-rules", first_option, env)
     belief, notes = agent.memory.semantic, reveca_notes(agent.memory)
     by_name = {o.name: notes.relevance[o.id] for o in obs.visible_objects}
     assert by_name["pudding"] == by_name["juice"] == "strong"  # goal classes
@@ -61,7 +62,7 @@ def test_rules_rate_goal_objects_strong_containers_medium_furniture_low_dummies_
 
 def test_a_finished_subgoal_drops_its_objects_to_low() -> None:
     env = _noisy()
-    agent, _, obs = _first_step("reveca", first_option, env)
+    agent, _, obs = _first_step("reveca-rules", first_option, env)
     belief = agent.memory.semantic
     pudding = next(o for o in obs.visible_objects if o.name == "pudding")
     target = next(p for p in belief.goal if p.object_name == "pudding").target_id
@@ -71,7 +72,7 @@ def test_a_finished_subgoal_drops_its_objects_to_low() -> None:
 
 def test_message_levels_follow_what_they_name() -> None:
     env = _noisy()
-    agent, _, obs = _first_step("reveca", first_option, env)
+    agent, _, obs = _first_step("reveca-rules", first_option, env)
     belief, notes = agent.memory.semantic, reveca_notes(agent.memory)
     dummy = next(o for o in obs.visible_objects if f"<{o.name}> ({o.id})" in _dummy_labels(env))
     assert message_level(f"I see {dummy.label}.", belief, notes) == "none"
@@ -82,7 +83,7 @@ def test_message_levels_follow_what_they_name() -> None:
 
 def test_vector_entries_carry_the_level_and_recall_skips_none() -> None:
     env = _noisy()
-    agent, _, obs = _first_step("reveca", first_option, env)
+    agent, _, obs = _first_step("reveca-rules", first_option, env)
     dummy = next(o for o in obs.visible_objects if f"<{o.name}> ({o.id})" in _dummy_labels(env))
     vector = agent.memory.vector
     everything = vector.recall(dummy.name, k=50, exclude_relevance=())
@@ -91,9 +92,8 @@ def test_vector_entries_carry_the_level_and_recall_skips_none() -> None:
     assert all(e.relevance is not None for e in everything)  # REVECA stores nothing unrated
 
 
-def test_llm_scorer_rates_everything_new_in_one_call_and_falls_back_to_rules(tmp_path: Path) -> None:
-    spec = tmp_path / "reveca-llm.yaml"
-    spec.write_text("extends: reveca\nname: reveca-llm\nparams:\n  scorer: llm\n")
+def test_llm_scorer_rates_everything_new_in_one_call_and_falls_back_to_rules() -> None:
+    spec = "reveca"  # the published wiring rates with the LLM
     rating_calls: list[str] = []
 
     def model(messages: list[Any], kwargs: dict[str, Any]) -> str:
@@ -119,12 +119,12 @@ def test_dummy_objects_never_reach_the_planning_prompt_but_do_without_relevance(
     env = _noisy(20)
     dummies = _dummy_labels(env)
     prompts: dict[str, list[str]] = {}
-    for spec in ("reveca", "reveca-norelevance"):
+    for spec in ("reveca-rules", "reveca-norelevance"):
         lm = scripted_lm(first_option)
         run_episode(env, [GraphAgent(spec, lm=lm), make_baseline("mhp")], max_steps=25)
         prompts[spec] = _choice_prompts(lm)
-    assert prompts["reveca"], "REVECA never planned"
-    for prompt in prompts["reveca"]:
+    assert prompts["reveca-rules"], "REVECA never planned"
+    for prompt in prompts["reveca-rules"]:
         assert not [label for label in dummies if label in prompt]
     assert any(label in prompt for prompt in prompts["reveca-norelevance"] for label in dummies)
 
@@ -132,7 +132,7 @@ def test_dummy_objects_never_reach_the_planning_prompt_but_do_without_relevance(
 def test_a_message_about_dummies_only_stays_out_of_the_prompt() -> None:
     env = _noisy()
     lm = scripted_lm(first_option)
-    agent = GraphAgent("reveca", lm=lm)
+    agent = GraphAgent("reveca-rules", lm=lm)
     observations, _ = env.reset(seed=0)
     agent.reset("alice", env.agent_info("alice"), 0)
     obs = observations["alice"]

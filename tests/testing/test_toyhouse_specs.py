@@ -49,6 +49,12 @@ class _Listed:
         self.texts |= {o.text for o in options}
         return options
 
+    def observed(self, belief: Any) -> list[Affordance]:
+        """The world's `observed_actions` (REVECA's pool), remembered alike: the world lists these too."""
+        options = self.inner.observed(belief)
+        self.texts |= {o.text for o in options}
+        return options
+
 
 class CheckedAgent(GraphAgent):
     """A graph agent whose every plan is checked against what the world listed."""

@@ -28,6 +28,32 @@ class HouseAffordances:
         options += self._visits(belief) + self._set_downs(belief)
         return options
 
+    def observed(self, belief: HouseBelief) -> list[Affordance]:
+        """`observed_actions`: fetches of the free items seen that `available` leaves out (nothing needs them; none
+        already in place),
+        for REVECA's candidate pool; none with the hand full. `available` itself is unchanged."""
+        if len(belief.holding) >= belief.hands:
+            return []
+        listed = {obj.id for obj in belief.goal_objects()}
+        placed = {(p.object_name, p.target_id) for p in belief.goal}  # in place: never offered
+        options = []
+        for obj in sorted(belief.objects.values(), key=lambda o: o.id):
+            if obj.kind != "item" or obj.room_id is None or obj.held_by is not None or obj.id in listed:
+                continue
+            if (obj.name, obj.on) in placed or (obj.name, obj.inside) in placed:
+                continue
+            holder = belief.objects.get(obj.inside) if obj.inside is not None else None
+            closed = holder is not None and not holder.is_open and holder.id not in belief.checked_containers
+            cells = self._walk(belief, obj)
+            options.append(Affordance(
+                kind="fetch", group=AffordanceGroup.FETCH, target_id=obj.id, target_name=obj.name,
+                room_id=obj.room_id, room_name=belief.room_name(obj.room_id), target_ids=(obj.id,),
+                via_id=holder.id if closed and holder is not None else None,
+                cost=cells + 1 + (belief.rules.open_ticks if closed else 0), distance=cells, surplus=True,
+                notes=(belief.whereabouts(obj),),
+            ))
+        return options
+
     @staticmethod
     def _walk(belief: HouseBelief, thing: Known) -> float:
         return belief.cells_to(thing)
