@@ -150,7 +150,7 @@ def test_quickstart(workspace: Path) -> None:
     out = run_block(block("quickstart"), workspace).splitlines()
     assert out[0].startswith("True 62 runs/cwah-test_0-mhp+mhp-")
     success, steps, calls = out[1].split()
-    assert success == "True" and 50 < int(steps) < 250 and int(calls) > 0
+    assert success == "True" and 50 < int(steps) < 250 and float(calls) > 0
     assert out[2] == "capo " + out[2].split()[1] and int(out[2].split()[1]) > 3
 
 
