@@ -39,6 +39,10 @@ class Belief(Protocol):
 
     agent_id: str
 
+    @property
+    def message_limit(self) -> int:
+        """The longest message the world delivers whole (characters); a longer one is cut."""
+
     def update(self, obs: Observation) -> None:
         """Fold one observation into the belief."""
 

@@ -84,16 +84,6 @@ class DiscussParams(BaseModel):
                                                   "world's own limit (C-WAH 500); 0: never split")
 
 
-def world_message_limit(belief: Any, default: int = 500) -> int:
-    """The longest message the world delivers whole, as its kit's belief carries it (C-WAH's `config`, the
-    toy house's `rules`); C-WAH's 500 when the world does not say."""
-    for settings in (getattr(belief, "config", None), getattr(belief, "rules", None)):
-        limit = getattr(settings, "max_message_chars", None)
-        if isinstance(limit, int) and limit > 0:
-            return limit
-    return default
-
-
 def team_seed(agent_seed: int, agents: list[str], me: str) -> int:
     """The episode's seed, which every teammate knows: the runner gives agent i the seed `episode seed + i`."""
     return agent_seed - (agents.index(me) if me in agents else 0)
@@ -153,7 +143,7 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
         designer = _designer_id(params.designer, agents, obs.agent_id, ctx.resources.seed)
         discussion = Discussion.start(obs.agent_id, agents, designer)
         ctx.memory.channel(CAPO, CapoRecord).discussion = discussion
-    limit = world_message_limit(ctx.belief) if params.message_chars is None else params.message_chars
+    limit = ctx.belief.message_limit if params.message_chars is None else params.message_chars
     discussion.rules = Rules(params.rounds, params.evaluate, params.adapt, params.plan_wait, params.feedback_wait,
                              params.check_fit, params.report_progress, limit or None)
     before = len(discussion.log)

@@ -325,6 +325,11 @@ class Belief:
 
     # ----------------------------------------------------------------- geometry (`spatial`, `objects`)
     @property
+    def message_limit(self) -> int:
+        """C-WAH cuts a message after `max_message_chars` (500 by default)."""
+        return self.config.max_message_chars
+
+    @property
     def walk_speed(self) -> float:
         """Metres walked per step."""
         return self.config.walk_speed

@@ -253,13 +253,11 @@ def test_the_faithful_wiring_runs_on_cwah_and_noisy_cwah(env_name: str) -> None:
 
 
 def test_messages_are_split_at_the_worlds_own_limit() -> None:
-    from coopgraph.nodes.metaplan import world_message_limit
-
     limits = {}
     for name, options in (("cwah", {"episode": "test/0"}), ("toyhouse", {})):
         env = envs.make(name, num_agents=2, **options)
-        limits[name] = world_message_limit(envs.agent_kit(name, env.agent_info(env.possible_agents[0])).belief)
-    assert limits == {"cwah": 500, "toyhouse": 300} and world_message_limit(object()) == 500
+        limits[name] = envs.agent_kit(name, env.agent_info(env.possible_agents[0])).belief.message_limit
+    assert limits == {"cwah": 500, "toyhouse": 300}
 
 
 def test_capo_lite_replans_on_every_progress_event_and_pays_for_progress_reports() -> None:

@@ -36,6 +36,7 @@ class _Forgetful:
 
     def __init__(self, agent_id: str) -> None:
         self.agent_id = agent_id
+        self.message_limit = 500
 
     def update(self, obs: Observation) -> None:
         pass

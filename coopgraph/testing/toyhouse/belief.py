@@ -307,6 +307,11 @@ class HouseBelief:
             parts.append(f"Not visited yet: {', '.join(unexplored)}.")
         return " ".join(parts)
 
+    @property
+    def message_limit(self) -> int:
+        """The toy house cuts a message after `max_message_chars` (300 by default)."""
+        return self.rules.max_message_chars
+
     def brief_text(self) -> str:
         """What is left to fetch, the hand, partners and how much is still unseen, in a few lines."""
         still = [f"{n} {name}" for name, n in self.still_to_fetch().items() if n > 0]
