@@ -76,7 +76,7 @@ class GraphAgent:
         self.tracer = tracer
         if self.resources is not None:
             self.resources.tracer = tracer
-            self.resources.lm = self.lm.with_tracer(tracer)
+            self.resources.lm = self.resources.lm.with_tracer(tracer)
 
     @property
     def config(self) -> dict[str, Any]:
@@ -131,10 +131,12 @@ class GraphAgent:
         memory = AgentMemory(semantic=kit.belief, procedural=kit.skillbook, vector=vector,
                              episodic=EpisodicMemory(max_actions=settings.actions_kept,
                                                      max_messages=settings.messages_kept))
-        lm = self.lm.with_tracer(self.tracer)  # this episode's own trace and usage counts
+        agents = list(env_info.get("agents", []))
+        member = agents.index(agent_id) if agent_id in agents else 0
+        lm = self.lm.for_member(member).with_tracer(self.tracer)  # its own server slot, trace and usage counts
         self.resources = AgentResources(
             agent_id=agent_id, env=kit.prompt_env, lm=lm, memory=memory, affordances=kit.affordances, kit=kit,
-            tracer=self.tracer, agents=list(env_info.get("agents", [])), seed=seed,
+            tracer=self.tracer, agents=agents, seed=seed,
             belief_factory=lambda: agent_kit(env_name, env_info).belief,
         )
         self.thread_id = f"{agent_id}-{uuid.uuid4().hex[:12]}"

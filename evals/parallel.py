@@ -43,7 +43,7 @@ def pending_jobs(jobs: list[Job], store: ResultStore) -> tuple[list[Job], int]:
 
 
 def start_shared_llm_servers(jobs: list[Job]) -> list[str]:
-    """Start the embedded model server here, before workers exist, so they all inherit its URL."""
+    """Start the embedded model's servers (one per slot) here, before workers exist, so they all find them running."""
     from coopgraph.llm.settings import parse_setting
 
     started = []
@@ -52,7 +52,8 @@ def start_shared_llm_servers(jobs: list[Job]) -> list[str]:
         if settings.kind == "local":
             from coopgraph.llm.server import local_url
 
-            local_url(settings)
+            for slot in range(settings.slots):
+                local_url(settings, slot)
             started.append(setting)
     return started
 

@@ -10,6 +10,8 @@ decision by `decision_deadline_s` (asked by the node's adapter between attempts)
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from types import SimpleNamespace
 from typing import Any
 
@@ -39,14 +41,18 @@ class CoopLM(dspy.BaseLM):
         lazy_grammar: bool = False,
         decision_deadline_s: float | None = None,
         max_failures: int | None = None,
+        turn: Callable[[], AbstractContextManager[None]] | None = None,
+        member_chat_models: Callable[[int], BaseChatModel] | None = None,
     ) -> None:
         super().__init__(model=model, model_type="chat", temperature=0.0, max_tokens=256, cache=False)
         self.chat_model = chat_model
         self.backend = backend
         self.settings_public = settings or {"model": model, "backend": backend}
         self.lazy_grammar = lazy_grammar
+        self.turn = turn
+        self.member_chat_models = member_chat_models
         self.stack = build_stack(chat_model, backend=backend, model=model, tracer=tracer, lazy_grammar=lazy_grammar,
-                                 decision_deadline_s=decision_deadline_s, max_failures=max_failures)
+                                 decision_deadline_s=decision_deadline_s, max_failures=max_failures, turn=turn)
 
     # ------------------------------------------------------------------ the ChatLM interface
     def complete(self, request: ChatRequest) -> Completion:
@@ -94,9 +100,20 @@ class CoopLM(dspy.BaseLM):
 
     def with_tracer(self, tracer: Any) -> CoopLM:
         """A sibling LM sharing the chat model and its cache but writing to another trace (and counting afresh)."""
-        return CoopLM(self.chat_model, backend=self.backend, model=self.model, tracer=tracer,
+        return self._sibling(self.chat_model, tracer)
+
+    def for_member(self, index: int) -> CoopLM:
+        """The LM member `index` of a team asks: the same model on that member's own server when the embedded model
+        runs several (so each member's prompt prefix stays cached), else this LM."""
+        if self.member_chat_models is None:
+            return self
+        return self._sibling(self.member_chat_models(index), self.tracer)
+
+    def _sibling(self, chat_model: BaseChatModel, tracer: Any) -> CoopLM:
+        return CoopLM(chat_model, backend=self.backend, model=self.model, tracer=tracer,
                       settings=self.settings_public, lazy_grammar=self.lazy_grammar,
-                      decision_deadline_s=self.decision_deadline_s, max_failures=self.max_failures)
+                      decision_deadline_s=self.decision_deadline_s, max_failures=self.max_failures, turn=self.turn,
+                      member_chat_models=self.member_chat_models)
 
     # ------------------------------------------------------------------ dspy
     def forward(self, prompt: str | None = None, messages: list[dict[str, str]] | None = None, **kwargs: Any) -> Any:

@@ -4,7 +4,10 @@ which order the LLM layer's wrappers are stacked (`build_stack`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass
+from functools import partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -32,10 +35,10 @@ def default_cache_path() -> Path:
     return Path(root) / "responses.sqlite"
 
 
-def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
+def chat_model_for(settings: LLMSettings, *, cache: Any = None, slot: int = 0) -> ChatOpenAI:
     """A ChatOpenAI pointed at the right server; the setting's `timeout_s` bounds each request and `max_retries`
     its transport retries (the openai client's backoff), so a silent server costs at most
-    timeout_s x (max_retries + 1) per call."""
+    timeout_s x (max_retries + 1) per call. `slot` picks one of the embedded model's servers (`settings.slots`)."""
     from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
@@ -45,7 +48,7 @@ def chat_model_for(settings: LLMSettings, *, cache: Any = None) -> ChatOpenAI:
     if settings.kind == "local":
         from coopgraph.llm.server import local_url
 
-        base_url, api_key = local_url(settings), SecretStr("local")
+        base_url, api_key = local_url(settings, slot), SecretStr("local")
     else:
         base_url = settings.base_url
         api_key = settings.api_key or SecretStr("none")
@@ -81,10 +84,11 @@ def build_stack(
     lazy_grammar: bool = False,
     decision_deadline_s: float | None = None,
     max_failures: int | None = None,
+    turn: Callable[[], AbstractContextManager[None]] | None = None,
 ) -> LMStack:
     """The wrappers around one chat model, always in this order (outermost first):
 
-    tracing > usage > call limit > deadline > [lazy grammar] > response-cache keys > transport.
+    tracing > usage > call limit > deadline > [lazy grammar] > response-cache keys > [turns] > transport.
 
     Tracing and usage see each node call once, however many requests lazy grammar made for it; a refused call is
     traced and counted as an error; the call limit counts whole calls; the deadline only answers `stop_reason`
@@ -95,9 +99,13 @@ def build_stack(
     from coopgraph.llm.layers.response_cache import ResponseCacheKeys
     from coopgraph.llm.layers.tracing import Tracing
     from coopgraph.llm.layers.transport import ChatModelTransport
+    from coopgraph.llm.layers.turns import TakeTurns
     from coopgraph.llm.layers.usage import UsageCounter
 
-    inner: ChatLM = ResponseCacheKeys(ChatModelTransport(chat_model, backend), chat_model)
+    sender: ChatLM = ChatModelTransport(chat_model, backend)
+    if turn is not None:
+        sender = TakeTurns(sender, turn)
+    inner: ChatLM = ResponseCacheKeys(sender, chat_model)
     if lazy_grammar:
         inner = LazyGrammar(inner)
     deadline = Deadline(inner, decision_deadline_s)
@@ -121,6 +129,26 @@ def make_lm(
         store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache))
     chat = chat_model_for(settings, cache=store)
     lazy = settings.lazy_grammar and settings.backend == "llamacpp" and settings.temperature == 0
+    members = turn = None
+    if settings.kind == "local":
+        from coopgraph.llm.server import compute_turn
+
+        turn = partial(compute_turn, settings)
+        if settings.slots > 1:
+            members = member_chat_models(settings, chat, store)
     return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public(),
                   lazy_grammar=lazy, decision_deadline_s=settings.decision_deadline_s,
-                  max_failures=settings.max_failures)
+                  max_failures=settings.max_failures, turn=turn, member_chat_models=members)
+
+
+def member_chat_models(settings: LLMSettings, first: ChatOpenAI, store: Any) -> Callable[[int], ChatOpenAI]:
+    """The chat model a team's member `i` asks: the server of slot `i mod settings.slots`, started on first use."""
+    made: dict[int, ChatOpenAI] = {0: first}
+
+    def for_member(index: int) -> ChatOpenAI:
+        slot = index % settings.slots
+        if slot not in made:
+            made[slot] = chat_model_for(settings, cache=store, slot=slot)
+        return made[slot]
+
+    return for_member

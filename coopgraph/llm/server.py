@@ -21,6 +21,7 @@ import sys
 import time
 import urllib.error
 import urllib.request
+from collections.abc import Iterator
 from pathlib import Path
 
 from coopgraph.llm import model_files
@@ -85,12 +86,39 @@ def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[s
     ]
 
 
-class SharedServer:
-    """The machine-wide server of one profile: its state file, lock, leases and supervisor."""
+def server_key(settings: LLMSettings, slot: int = 0) -> str:
+    """`<profile>-ctx<n_ctx>`, and `-slot<k>` for a team's further members (each server keeps one prompt's prefix
+    cached, so members that take turns on one server would evict each other's)."""
+    return f"{settings.model}-ctx{settings.n_ctx}" + (f"-slot{slot}" if slot else "")
 
-    def __init__(self, settings: LLMSettings) -> None:
+
+def server_env(settings: LLMSettings) -> dict[str, str]:
+    """The server's environment: offline, and llama.cpp's OpenMP threads told to stop spinning soon at a barrier
+    (a thread spinning while the one it waits for has lost its core to another process is what made a decision
+    take ten times longer under contention instead of about twice; see evals/bench/llm_local.py --compete)."""
+    env = {**os.environ, "HF_HUB_OFFLINE": "1", "GOMP_SPINCOUNT": str(settings.spin_count)}
+    env.pop("OMP_WAIT_POLICY", None)
+    return env
+
+
+@contextlib.contextmanager
+def compute_turn(settings: LLMSettings) -> Iterator[None]:
+    """Hold the machine-wide turn of this profile's servers: one of them computes at a time, whichever process
+    asks, so slot servers never split the cores between two prompts."""
+    with (servers_dir() / f"{settings.model}.turn.lock").open("w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+class SharedServer:
+    """The machine-wide server of one profile (and slot): its state file, lock, leases and supervisor."""
+
+    def __init__(self, settings: LLMSettings, slot: int = 0) -> None:
         self.settings = settings
-        self.key = f"{settings.model}-ctx{settings.n_ctx}"
+        self.key = server_key(settings, slot)
         root = servers_dir()
         self.state_file = root / f"{self.key}.json"
         self.lock_file = root / f"{self.key}.lock"
@@ -120,7 +148,7 @@ class SharedServer:
         port = free_port()
         url = f"http://127.0.0.1:{port}/v1"
         log = servers_dir() / f"{self.key}.log"
-        env = {**os.environ, "HF_HUB_OFFLINE": "1"}
+        env = server_env(self.settings)
         command = [sys.executable, "-m", "coopgraph.llm.supervisor", str(self.leases), str(self.state_file),
                    url, *server_command(self.settings, model_path, port)]
         with log.open("ab") as out:
@@ -175,7 +203,7 @@ def stop_servers(profiles: list[str] | None = None) -> list[str]:
             if (profiles is None or key.rsplit("-ctx", 1)[0] in profiles) and stop_server(path)]
 
 
-def local_url(settings: LLMSettings) -> str:
-    """URL of the shared server for this profile, started on first use (which needs the `local` extra)."""
+def local_url(settings: LLMSettings, slot: int = 0) -> str:
+    """URL of the shared server for this profile and slot, started on first use (which needs the `local` extra)."""
     require_local_runtime()
-    return SharedServer(settings).url()
+    return SharedServer(settings, slot).url()

@@ -54,6 +54,13 @@ class LLMSettings(BaseModel):
         "server: every later call fails at once (counted), so nodes take their fallback without waiting")
     n_ctx: int = 4096
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
+    spin_count: int = Field(
+        default=1000, ge=0, description="embedded model: how long llama.cpp's threads spin at a barrier before they "
+        "sleep (GOMP_SPINCOUNT). Short, so a server that loses CPU to another process slows in proportion instead "
+        "of spinning on a core that the thread it waits for needs")
+    slots: int = Field(
+        default=2, ge=1, le=8, description="embedded model: server processes on the same memory-mapped weights, "
+        "each keeping its own cached prompt prefix; member i of a team asks server i mod slots, one at a time")
     reasoning_chars_max: int | None = Field(
         default=None, description="cap on choice nodes' reasoning line (a distilled model answers at once)")
     drafts_messages: bool = Field(

@@ -23,14 +23,17 @@ def main() -> None:
     parser.add_argument("--max-steps", type=int, default=60)
     parser.add_argument("--llm", default="local")
     parser.add_argument("--team", default="coela,coela")
+    parser.add_argument("--out", type=Path, help="keep the traces here (for evals/bench/prompt_reuse.py)")
     args = parser.parse_args()
     apply_offline_env()
     lm = make_lm(args.llm, cache=False)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
+        folder = args.out or Path(tmp)
+        folder.mkdir(parents=True, exist_ok=True)
         for index in range(args.episodes):
             payload = run_configured("cwah", {}, f"test/{index}", args.team.split(","), lambda: lm,
-                                     args.max_steps, Path(tmp), seed=0)
+                                     args.max_steps, folder, seed=0)
             events = read_events(payload["trace_path"])
             calls = [e for e in events if e["type"] == "llm_call"]
             choices = [e for e in calls if e.get("node") == "choose_action"]

@@ -18,7 +18,8 @@ from coopgraph.testing import check_spec_file, scripted_lm
 from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
-CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml")])
+CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml"),
+                     *(GRAPHS_DIR / "variants").glob("capo-*.yaml")])
 
 
 def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
@@ -166,6 +167,12 @@ def test_every_capo_spec_validates_compiles_and_says_what_it_ablates() -> None:
     lite = nodes["capo-lite"]["discuss"].params
     assert lite["designer"] == "first" and not lite["check_fit"] and lite["report_progress"]
     assert nodes["capo-lite"]["design_plan"].params["max_chars"] == 420
+    faithful_llm, lite_llm = load_spec("capo").spec.llm, load_spec("capo-lite").spec.llm
+    assert (faithful_llm.temperature, faithful_llm.top_p, faithful_llm.max_tokens) == (0.7, 1.0, 256)
+    assert lite_llm.options() == {} and lite_llm.max_tokens is None  # the setting's temperature 0
+    for node in ("choose_action", "evaluate_plan", "check_plan"):
+        assert nodes["capo"][node].params["reasoning"] == "free"
+    assert {nodes["capo-lite"][n].params["reasoning"] for n in ("choose_action", "evaluate_plan")} == {"line"}
     assert "track_progress" not in nodes["capo-noadapt"] and nodes["capo-noadapt"]["discuss"].params["adapt"] is False
     assert nodes["capo-noeval"]["discuss"].params == {**nodes["capo-noadapt"]["discuss"].params, "evaluate": False}
     assert nodes["capo"]["choose_action"].use == "planning.choose_action"  # plan parsing reuses the chooser

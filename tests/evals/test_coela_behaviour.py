@@ -144,6 +144,18 @@ def test_coela_leaves_a_partners_message_to_the_llm_belief_and_list_unchanged() 
     assert OPTION.findall(prompt) == OPTION.findall(quiet)  # the same list as after a message that says nothing
 
 
+def test_the_draft_and_the_choice_of_one_decision_share_everything_before_their_instruction() -> None:
+    """The model server caches one prompt's prefix per agent: the choice reads only its instruction and options
+    after the draft, because both put the system block and the state first."""
+    agent, lm = _agent(_answers_a)
+    _first_prompt_after(agent, lm, "Hello.")
+    (draft, _), (choice, _) = lm.chat_model.calls[-2:]
+    assert "My message:" in draft[-1].content and "Available actions:" in choice[-1].content
+    assert draft[0].content == choice[0].content  # one system block
+    state = draft[-1].content.split("It is step")[0]
+    assert len(state) > 300 and choice[-1].content.startswith(state)
+
+
 def test_coela_planning_prompt_opens_the_dialogue_as_the_paper_does() -> None:
     agent, lm = _agent(_answers_a)
     prompt, _ = _first_prompt_after(agent, lm, "Hello.")

@@ -68,3 +68,41 @@ def test_an_option_that_begins_a_longer_one_is_left_to_the_grammar() -> None:
 def test_a_reasoned_answer_always_goes_through_the_grammar() -> None:
     chat, _, events = _lazy(["Reasoning: near\nAnswer: [gograb] <apple> (302)"], reasoning_chars=40)
     assert len(chat.calls) == 1 and "grammar" in chat.calls[0][1]["extra_body"] and events[-1]["grammar"] == "applied"
+
+
+def test_each_team_member_asks_its_own_chat_model_and_keeps_it_across_tracers() -> None:
+    servers = {0: ScriptedChatModel(script=["zero"] * 4), 1: ScriptedChatModel(script=["one"] * 4)}
+    lm = CoopLM(servers[0], backend="llamacpp", member_chat_models=lambda i: servers[i % 2])
+    ask = ChatRequest([{"role": "user", "content": "hi"}], max_tokens=3)
+    second = lm.for_member(1)
+    assert second.complete(ask).text == "one" and lm.for_member(2).complete(ask).text == "zero"
+    assert second.with_tracer(None).complete(ask).text == "one"  # a new episode's tracer keeps the member's server
+    assert len(servers[1].calls) == 2 and len(servers[0].calls) == 1
+
+
+def test_a_single_server_serves_every_member() -> None:
+    lm = CoopLM(ScriptedChatModel(script=["x"]), backend="openai")
+    assert lm.for_member(3) is lm
+
+
+def test_requests_are_sent_while_holding_the_turn() -> None:
+    from contextlib import contextmanager
+
+    held: list[str] = []
+
+    @contextmanager
+    def turn():  # type: ignore[no-untyped-def]
+        held.append("take")
+        yield
+        held.append("give back")
+
+    chat = ScriptedChatModel(script=["a"])
+    original = chat._generate
+
+    def generate(*args, **kwargs):  # type: ignore[no-untyped-def]
+        held.append("send")
+        return original(*args, **kwargs)
+
+    object.__setattr__(chat, "_generate", generate)
+    CoopLM(chat, backend="llamacpp", turn=turn).complete(ChatRequest([{"role": "user", "content": "hi"}]))
+    assert held == ["take", "send", "give back"]

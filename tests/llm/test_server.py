@@ -54,13 +54,14 @@ def test_model_stop_stops_only_the_named_profiles_server(tmp_path: Path, monkeyp
     monkeypatch.setenv("COOPGRAPH_CACHE", str(tmp_path / "models"))
     folder = server_module.servers_dir()
     sleepers = {key: subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-                for key in ("local-coop-ctx4096", "local-ctx8192")}
+                for key in ("local-coop-ctx4096", "local-coop-ctx4096-slot1", "local-ctx8192")}
     try:
         for key, process in sleepers.items():
             (folder / f"{key}.json").write_text(f'{{"url": "u", "supervisor": {process.pid}}}')
         runner = CliRunner()
         result = runner.invoke(app, ["model", "stop", "local-coop"])
         assert result.exit_code == 0 and "stopped local-coop-ctx4096" in result.output
+        assert "local-coop-ctx4096-slot1" in result.output  # a team's second server goes with the first
         assert sleepers["local-coop-ctx4096"].wait(timeout=10) != 0 and sleepers["local-ctx8192"].poll() is None
         assert list(server_module.running_servers()) == ["local-ctx8192"]
         assert runner.invoke(app, ["model", "stop"]).exit_code == 0 and not server_module.running_servers()
@@ -70,3 +71,41 @@ def test_model_stop_stops_only_the_named_profiles_server(tmp_path: Path, monkeyp
     finally:
         for process in sleepers.values():
             process.kill()
+
+
+def test_a_teams_members_get_servers_of_their_own_keyed_by_slot() -> None:
+    settings = parse_setting("local-coop")
+    assert settings.slots == 2
+    assert server_module.server_key(settings) == "local-coop-ctx4096"
+    assert server_module.server_key(settings, 1) == "local-coop-ctx4096-slot1"
+
+
+def test_server_threads_stop_spinning_soon_whatever_the_callers_environment(
+        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OMP_WAIT_POLICY", "ACTIVE")
+    env = server_module.server_env(parse_setting("local", spin_count=500))
+    assert env["GOMP_SPINCOUNT"] == "500" and "OMP_WAIT_POLICY" not in env and env["HF_HUB_OFFLINE"] == "1"
+
+
+def test_one_server_computes_at_a_time(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+    import time
+
+    monkeypatch.setenv("COOPGRAPH_CACHE", str(tmp_path / "models"))
+    settings = parse_setting("local")
+    inside: list[int] = []
+    most = [0]
+
+    def ask() -> None:
+        with server_module.compute_turn(settings):
+            inside.append(1)
+            most[0] = max(most[0], len(inside))
+            time.sleep(0.05)
+            inside.pop()
+
+    threads = [threading.Thread(target=ask) for _ in range(4)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most[0] == 1

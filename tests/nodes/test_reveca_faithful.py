@@ -250,3 +250,14 @@ def test_the_observed_pool_offers_every_free_item_but_never_one_already_in_place
     assert 997 in offered and 997 not in listed  # only the REVECA pool offers it
     assert 998 not in offered | listed
     assert 999 in offered | listed
+
+
+def test_the_faithful_wiring_samples_as_the_paper_and_the_rules_variant_as_the_setting() -> None:
+    from coopgraph.graphs.loader import load_spec
+
+    faithful, rules = load_spec("reveca").spec, load_spec("reveca-rules").spec
+    assert faithful.llm.options() == {"temperature": 0.7, "top_p": 1.0} and faithful.llm.max_tokens == 256
+    assert rules.llm.options() == {} and rules.llm.max_tokens is None
+    for node in ("choose_action", "validate"):
+        assert faithful.nodes[node].params["reasoning"] == "free"
+        assert rules.nodes[node].params["reasoning"] == "line"
