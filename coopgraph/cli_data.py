@@ -24,7 +24,8 @@ def decisions(
     team: str = typer.Option("mhp,mhp", "--team", help="expert team: mhp / mhp-silent (recorded), other baselines"),
     limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes of the set"),
     seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
-    spec: str = typer.Option("coela", "--spec", help="graph spec whose nodes render facts, options and prompt"),
+    spec: str = typer.Option("coela-lite", "--spec", help="graph spec whose nodes render facts, options and prompt "
+                             "(default: the planner-only CoELA variant the local-coop planner learned)"),
     oracle_restarts: int = typer.Option(300, "--oracle-restarts", min=0, help="randomised restarts of the oracle"),
     perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
                                   help="share of decision points where the expert follows a random option instead "

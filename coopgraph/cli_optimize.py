@@ -89,7 +89,7 @@ def optimize(
 def distill(
     data: Path = typer.Option(..., "--data", help="decision points from `coopgraph data decisions` (train set)"),
     out: Path = typer.Option(..., "-o", "--out", help="LoRA adapter GGUF to write"),
-    spec: str = typer.Option("coela", "--spec", help="graph spec whose choice prompt is distilled"),
+    spec: str = typer.Option("coela-lite", "--spec", help="graph spec whose choice prompt is distilled"),
     limit: int = typer.Option(1000, "--limit", min=1, help="training pairs (about 2.3 s each on 2 cores)"),
     epochs: float = typer.Option(1.0, "--epochs", min=0.01),
     lr: float = typer.Option(5e-4, "--lr"),

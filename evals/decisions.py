@@ -225,10 +225,16 @@ class Rendered:
     ranking: list[tuple[int, str]]
 
 
+#: The spec whose nodes render decision points unless told otherwise: the planner-only CoELA variant that the
+#: shipped `local-coop` planner was distilled on (the published `coela` thinks freely at temperature 0.7, which is
+#: not what a distilled chooser answers).
+DECISION_SPEC = "coela-lite"
+
+
 class DecisionRenderer:
     """Replays a snapshot through a spec's retrieve, list-actions (and shortlist) and choose-action nodes."""
 
-    def __init__(self, spec: str | Path | LoadedSpec = "coela") -> None:
+    def __init__(self, spec: str | Path | LoadedSpec = DECISION_SPEC) -> None:
         self.loaded = spec if isinstance(spec, LoadedSpec) else load_spec(spec)
         uses = {node.use: node_id for node_id, node in self.loaded.spec.nodes.items()}
         missing = [u for u in ("memory.retrieve", "planning.list_actions", "planning.choose_action") if u not in uses]
@@ -338,7 +344,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
 
 
 def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str] | None = None, *,
-             limit_episodes: int | None = None, seed: int = 0, spec: str = "coela", oracle_restarts: int = 300,
+             limit_episodes: int | None = None, seed: int = 0, spec: str = DECISION_SPEC, oracle_restarts: int = 300,
              env_options: dict[str, Any] | None = None, perturb: float = 0.0) -> Iterator[dict[str, Any]]:
     """Decision points of every episode of a set, episode by episode, in a fixed order."""
     renderer = DecisionRenderer(spec)

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph.envs.protocol import action_kind
-from coopgraph.evals.decisions import DecisionRenderer, generate, read_jsonl
+from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, generate, read_jsonl
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.order_vote import OrderVote
 from coopgraph.nodes.planning import choose
@@ -59,7 +59,7 @@ def kind_of(option: str | None) -> str | None:
     return f"[{kind}]" if kind else None
 
 
-def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = "coela", reasoning_chars: int | None = None,
+def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = DECISION_SPEC, reasoning_chars: int | None = None,
              answer_format: str = "letter", shuffle: bool = False, seed: int = 0, prerank: int | None = None,
              orders: int = 1, give_up_after: int = 5,
              on_row: Callable[[dict[str, Any]], None] | None = None) -> list[dict[str, Any]]:
@@ -191,7 +191,7 @@ def main() -> None:
     parser.add_argument("--orders", type=int, default=1, metavar="N",
                         help="ask in N rotated option orders and take the majority (cancels position bias)")
     parser.add_argument("--seed", type=int, default=0, help="sampling, shuffling and episode seed")
-    parser.add_argument("--spec", default="coela")
+    parser.add_argument("--spec", default=DECISION_SPEC)
     parser.add_argument("--env", default="cwah")
     parser.add_argument("--set", default="train")
     parser.add_argument("--team", default="mhp,mhp")

@@ -1,9 +1,10 @@
-"""How much of each action-choice prompt llama.cpp's prefix cache could reuse, read from episode traces.
+"""How much of each prompt llama.cpp's prefix cache could reuse, read from episode traces.
 
-The embedded server keeps the last prompt's tokens; a call reads only what follows the prefix it shares with
-that prompt. This prints, over every `choose_action` call in the traces, the prompt's length and the tokens
-read anew with one cache slot shared by the team (what runs now) and with one slot per agent, the median
-tokens per section of CoELA's template, and the latency that implies at the measured prompt-reading speed.
+An embedded server keeps the last prompt's tokens; a call reads only what follows the prefix it shares with
+that prompt. Replaying every model call of the traces in order (drafts, choices, ratings...), this prints, for
+all calls and for the `choose_action` calls alone, the prompt's length and the tokens read anew with one server
+shared by the team and with one server per agent (`slots`, the default), the median tokens per section of
+CoELA's template, and the latency that implies at the measured prompt-reading speed.
 Example (one configuration's traces, by its config hash):
 `.venv/bin/python -m coopgraph.evals.bench.prompt_reuse runs/coop/traces/cwah-comparison/CoELA_+_CoELA_local-coop
 --glob '*73937d0c.jsonl'`.
@@ -38,7 +39,7 @@ def shared_prefix(a: list[int], b: list[int]) -> int:
 
 
 def reuse(calls: Iterable[dict[str, Any]], tokenize: Tokenize) -> dict[str, list[int]]:
-    """Per call (in trace order): prompt tokens, tokens read with one shared slot, with one slot per agent."""
+    """Per call (in trace order): prompt tokens, tokens read with one shared server, with one server per agent."""
     out: dict[str, list[int]] = {"prompt": [], "shared_slot": [], "slot_per_agent": []}
     last_any: list[int] = []
     last: dict[str, list[int]] = {}
@@ -64,9 +65,10 @@ def section_sizes(calls: Iterable[dict[str, Any]], count: Callable[[str], int]) 
     return sizes
 
 
-def choice_calls(folder: Path, pattern: str = "*.jsonl") -> list[list[dict[str, Any]]]:
-    """The choose_action calls of each trace in `folder`, one list per episode (a slot starts empty)."""
-    return [[e for e in read_events(path) if e["type"] == "llm_call" and e.get("node") == "choose_action"]
+def model_calls(folder: Path, pattern: str = "*.jsonl") -> list[list[dict[str, Any]]]:
+    """The calls that reached the model in each trace in `folder` (not cache hits), one list per episode (a
+    server's cache starts empty)."""
+    return [[e for e in read_events(path) if e["type"] == "llm_call" and e.get("prompt") and not e.get("cache_hit")]
             for path in sorted(folder.glob(pattern))]
 
 
@@ -91,19 +93,25 @@ def main() -> None:
     def count(text: str) -> int:
         return len(vocab.tokenize(text.encode(), add_bos=False))
 
-    episodes = choice_calls(args.traces, args.glob)
-    totals: dict[str, list[int]] = {}
+    episodes = model_calls(args.traces, args.glob)
+    totals: dict[str, dict[str, list[int]]] = {"all calls": {}, "choose_action": {}}
     for calls in episodes:
         for key, values in reuse(calls, tokenize).items():
-            totals.setdefault(key, []).extend(values)
-    if not totals:
-        raise SystemExit(f"no choose_action calls in {args.traces}/{args.glob}")
-    print(f"{sum(len(c) for c in episodes)} choose_action calls in {len(episodes)} traces ({args.traces})")
-    for key, values in totals.items():
-        median = statistics.median(values)
-        seconds = median * args.ms_per_token / 1000 + args.answer_s
-        print(f"{key:<16} median {median:5.0f} tokens read   ~{seconds:.2f} s a call")
-    for name, values in section_sizes([c for calls in episodes for c in calls], count).items():
+            totals["all calls"].setdefault(key, []).extend(values)
+            chosen = [v for v, call in zip(values, calls, strict=True) if call.get("node") == "choose_action"]
+            totals["choose_action"].setdefault(key, []).extend(chosen)
+    if not any(totals["all calls"].values()):
+        raise SystemExit(f"no model calls in {args.traces}/{args.glob}")
+    print(f"{sum(len(c) for c in episodes)} model calls in {len(episodes)} traces ({args.traces})")
+    for group, figures in totals.items():
+        for key, values in figures.items():
+            if values:
+                median, total = statistics.median(values), sum(values)
+                seconds = median * args.ms_per_token / 1000 + args.answer_s
+                print(f"{group:<14} {key:<15} median {median:5.0f} tokens read (total {total:6d})  "
+                      f"~{seconds:.2f} s a call")
+    choices = [c for calls in episodes for c in calls if c.get("node") == "choose_action"]
+    for name, values in section_sizes(choices, count).items():
         if values:
             print(f"  {name:<26} median {statistics.median(values):5.0f} tokens")
 

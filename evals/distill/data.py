@@ -13,7 +13,7 @@ from typing import Any
 
 from llama_cpp.llama_chat_format import format_chatml
 
-from coopgraph.evals.decisions import DecisionRenderer
+from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 
 #: What the distilled profile answers with: the option's own text at once, no reasoning line. Copying the text
 #: of the chosen action is far easier for a small model to learn than mapping a choice onto a letter.
@@ -37,7 +37,7 @@ def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "
             "completion": f"Answer: {decision['options'][index]}", "n_options": len(decision["options"])}
 
 
-def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = "coela",
+def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = DECISION_SPEC,
                    label: str = "expert") -> dict[str, int]:
     """Write the pairs as JSONL; returns how many went to each split."""
     renderer = DecisionRenderer(spec)

@@ -132,7 +132,7 @@ def test_rendered_prompt_is_what_choose_action_sends(records: list[dict[str, Any
     record = next(r for r in records if len(r["options"]) >= 3 and r["facts"]["dialogue"])
     lm = scripted_lm(["Reasoning: fine\nAnswer: B"])
     info = NODES.get("planning.choose_action")
-    ctx = node_context(load_spec("coela"), "choose_action", AgentResources(env=record["prompt_env"], lm=lm))
+    ctx = node_context(load_spec(records[0]["spec"]), "choose_action", AgentResources(env=record["prompt_env"], lm=lm))
     update = info.fn({"facts": record["facts"], "actions": record["options"]}, ctx)
     assert update["choice"] == record["options"][1]
     sent = [{"role": ROLES[m.type], "content": m.content} for m in lm.chat_model.calls[0][0]]
