@@ -233,9 +233,13 @@ class JinjaAdapter(metaclass=DspyDeferred):
                 errors.append("empty reply")
                 lm.discard(done)
                 continue
-            # a free thought cut off before its `Answer:` line has no answer (its first words are not a letter)
+            # a free thought cut off before its `Answer:` line has no answer (its first words are not a letter):
+            # as CoELA's reference code does after every thought, ask for the answer alone, the thought kept
             unanswered = constraint.thinks_freely and not _ANSWER_MARK.search(raw)
             index, reasoning = (None, "") if unanswered else parse_choice(raw, constraint)
+            if unanswered:
+                index, concluded = self._conclude(lm, messages, raw, constraint, lm_kwargs, attempt, errors)
+                reasoning, raw = raw.strip(), f"{raw}\n{concluded}"
             if index is not None:
                 return [{
                     "reasoning": reasoning, "answer": constraint.options[index], "index": index,
@@ -247,6 +251,31 @@ class JinjaAdapter(metaclass=DspyDeferred):
         if constraint is None:
             return [{"text": "", **invalid}]
         return [{"reasoning": "", "answer": "", "index": None, **invalid}]
+
+
+    def _conclude(self, lm: ChatLM, messages: list[dict[str, Any]], thought: str, constraint: ChoiceConstraint,
+                  lm_kwargs: dict[str, Any], attempt: int, errors: list[str]) -> tuple[int | None, str]:
+        """One more call after a thought that ran out of tokens: the thought as the model's turn, then the answer
+        alone (grammar-bound where the backend has one). Returns the option's index (None: no usable answer)."""
+        answer_only = ChoiceConstraint(constraint.options, constraint.answer_format, 0)
+        closing = [*messages, {"role": "assistant", "content": thought},
+                   {"role": "user", "content": f"{CONCLUDE}\n{answer_only.instructions()}"}]
+        request = ChatRequest(closing, constraint=answer_only, max_tokens=max_tokens_for(answer_only),
+                              options={**lm_kwargs, **self.options},
+                              trace={"node": self.node_name, "attempt": attempt, "concludes": True})
+        try:
+            done = lm.complete(request)
+        except Exception as exc:  # counted like any failed attempt; the node retries or falls back
+            errors.append(f"{type(exc).__name__}: {exc}"[:300])
+            return None, ""
+        index, _ = parse_choice(done.text, answer_only)
+        if index is None:
+            lm.discard(done)
+        return index, done.text
+
+
+#: The closing turn after a chain of thought that ran out of tokens before its answer.
+CONCLUDE = "Now give only the one best next action."
 
 
 class ChoiceProgram(metaclass=DspyDeferred):

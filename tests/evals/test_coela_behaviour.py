@@ -252,3 +252,22 @@ def test_a_hostile_message_never_adds_an_option(spec: str) -> None:
     assert plan is None or ("999" not in plan.text and "997" not in plan.text)
     if spec == "coela":
         assert 997 not in agent.memory.semantic.objects  # the false fact never reaches the faithful belief
+
+
+def test_a_thought_cut_off_before_its_answer_is_concluded_by_a_second_call_not_thrown_away() -> None:
+    """CoELA's reference asks for the answer after the thought; coopgraph does so when the thought runs out of
+    tokens before its `Answer:` line, keeping the thought as the model's turn."""
+    def rambling(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        last = messages[-1].content
+        if "Now give only the one best next action." in last:
+            return "Answer: B"
+        return "Let me think about the rooms.\nThe kitchen has many cabinets and" if "Available actions" in last \
+            else "ok."
+
+    agent, lm = _agent(rambling)
+    prompt, _ = _first_prompt_after(agent, lm, "Hello.")
+    (thought_turn, _), (closing, closing_kwargs) = lm.chat_model.calls[-2:]
+    assert closing[-2].type == "ai" and closing[-2].content.startswith("Let me think about the rooms.")
+    assert [m.content for m in closing[:-2]] == [m.content for m in thought_turn]
+    assert closing_kwargs["temperature"] == 0.7  # the spec's sampling holds for the closing call too
+    assert agent._state["choice"] == OPTION.findall(prompt)[1][1] and agent._state["invalid"] is False
