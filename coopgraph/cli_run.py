@@ -235,13 +235,32 @@ def demo(
         return
     if not as_json:
         console.print(f"[bold]coopgraph demo[/bold]: [cyan]{team}[/cyan] on C-WAH episode {episode}, "
-                      f"LLM [cyan]{llm}[/cyan], step budget {max_steps or 'the horizon'}. Starting the model "
-                      "server…", highlight=False)
+                      f"LLM [cyan]{llm}[/cyan], step budget {max_steps or 'the horizon'}.", highlight=False)
+        for name, what in team_descriptions(team.split(",")).items():
+            console.print(f"  [cyan]{escape(name)}[/cyan]: {escape(what)}", highlight=False)
+        console.print("Starting the model server…", highlight=False)
     run(env="cwah", env_opt=[], episode=episode, team=team, llm=llm, max_steps=max_steps, seed=0, out=out,
         trace=None, as_json=as_json)
     if not as_json:
         console.print("CoELA as published, on the general model (about 10 minutes for 40 steps): "
                       "coopgraph demo --team coela,coela --llm local --max-steps 40", highlight=False)
+
+
+def team_descriptions(members: list[str]) -> dict[str, str]:
+    """What each distinct member of a team is, in its own spec's words (a baseline: its registered name), so the
+    demo says which wiring runs and whether it is a published method or a variant."""
+    from coopgraph.evals.teams import UnknownMemberError, member_kind
+    from coopgraph.graphs.errors import SpecInvalid
+    from coopgraph.graphs.loader import load_spec
+
+    described: dict[str, str] = {}
+    for name in dict.fromkeys(m.strip() for m in members):
+        try:
+            kind = member_kind(name)
+            described[name] = load_spec(name).spec.description if kind == "graph" else "a scripted baseline"
+        except (UnknownMemberError, SpecInvalid):
+            continue  # the run itself names what is wrong and what exists
+    return described
 
 
 def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose", max_steps: int = 6) -> None:

@@ -88,6 +88,11 @@ def test_demo_plays_the_distilled_planner_on_the_prompt_it_learned_and_warns_on_
     default = runner.invoke(app, ["demo"])
     assert seen[-1] == ("cwah", "test/0", ["coela-brief", "coela-brief"], "local-coop-brief")
     assert "warning:" not in default.output and default.exit_code != 0
+    banner = " ".join(default.output.split())  # says which wiring runs and that it is not the published method
+    assert "coela-brief: a small-model variant of CoELA, not the published method" in banner
+    assert "MHP expert's policy" in banner
+    mixed = " ".join(runner.invoke(app, ["demo", "--team", "coela,mhp"]).output.split())
+    assert "coela: CoELA as published" in mixed and "mhp: a scripted baseline" in mixed
     mismatched = runner.invoke(app, ["demo", "--team", "coela,coela"])
     assert seen[-1][2:] == (["coela", "coela"], "local-coop-brief") and "never saw" in mismatched.output
 
