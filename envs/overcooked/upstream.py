@@ -3,7 +3,8 @@
 The package's own `__init__` only registers a gym environment and imports gym, which the lock leaves out (see
 `[tool.uv]` in pyproject.toml); its `overcooked_env`, planners and layout generator use aliases numpy 2 removed.
 So the package is entered without running its `__init__`, and only `mdp.overcooked_mdp` and `mdp.actions` (which
-need nothing but numpy) are imported. Nothing is written into the package's folder: no planner caches are built.
+need nothing but numpy) are imported. Nothing is written into the package's folder: no planner caches are built,
+and no bytecode cache either.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import importlib
 import importlib.util
 import sys
 import types
+import warnings
 
 PACKAGE = "overcooked_ai_py"
 
@@ -31,9 +33,23 @@ def _enter_package() -> None:
     sys.modules[PACKAGE] = package
 
 
+def _import(name: str) -> types.ModuleType:
+    """Import a submodule without writing bytecode into the package's folder (a read-only install stays
+    untouched) and without the invalid-escape warnings its docstrings raise when compiled."""
+    keep = sys.dont_write_bytecode
+    sys.dont_write_bytecode = True
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore", SyntaxWarning)
+            return importlib.import_module(f"{PACKAGE}.{name}")
+    finally:
+        sys.dont_write_bytecode = keep
+
+
 _enter_package()
-_mdp = importlib.import_module(f"{PACKAGE}.mdp.overcooked_mdp")
-_actions = importlib.import_module(f"{PACKAGE}.mdp.actions")
+_mdp = _import("mdp.overcooked_mdp")
+_actions = _import("mdp.actions")
 
 Action = _actions.Action
 Direction = _actions.Direction
