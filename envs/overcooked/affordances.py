@@ -40,7 +40,7 @@ class KitchenAffordance(Affordance):
 
 def _option(belief: OvercookedBelief, phrase: str, kind: str, group: AffordanceGroup, place: str | None = None,
             note: str = "") -> KitchenAffordance:
-    notes = (note,) if note else ()
+    notes: tuple[str, ...] = (note,) if note else ()
     distance: float | None = None
     if place is not None:
         where = belief.my_reach(place)

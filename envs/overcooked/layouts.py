@@ -111,7 +111,8 @@ def parse_layout(path: Path, name: str | None = None) -> Layout:
     node = _grid_node(path, text)
     first_line = text.splitlines()[node.lineno - 1]
     quote = 3 if first_line[node.col_offset:node.col_offset + 3] in ('"""', "'''") else 1
-    raw_rows = node.value.split("\n")
+    grid = str(node.value)  # checked to be a string by _grid_node
+    raw_rows = grid.split("\n")
     rows = [row.strip() for row in raw_rows]
 
     def where(y: int, x: int | None = None) -> str:
@@ -148,5 +149,5 @@ def parse_layout(path: Path, name: str | None = None) -> Layout:
     if players != list(PLAYERS[: len(players)]) or not players:
         raise LayoutError(f"{where(0)}: players must be numbered 1, 2, ... without gaps; the grid has "
                           f"{', '.join(players) or 'none'}")
-    terrain = tuple("".join(" " if c in PLAYERS else c for c in row) for row in rows)
+    terrain = tuple("".join(" " if cell in PLAYERS else cell for cell in row) for row in rows)
     return Layout(name=name or path.stem, path=path, terrain=terrain, starts=tuple(starts[p] for p in players))

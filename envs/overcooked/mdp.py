@@ -122,6 +122,6 @@ class KitchenGridworld(OvercookedGridworld):
 
     def _check_valid_state(self, state: KitchenState) -> None:
         """Players stand on floor or in an open gate (the package's check knows only floor)."""
-        open_gates = getattr(state, "open_gates", frozenset())
+        open_gates: frozenset[Cell] = getattr(state, "open_gates", frozenset())
         for player in state.players:
             assert self.kitchen.walkable(player.position, open_gates), f"a player stands on {player.position}"
