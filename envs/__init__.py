@@ -1,7 +1,8 @@
 """coopgraph.envs: text environments following PettingZoo's ParallelEnv API, made by name.
 
 `make("cwah", episode="test/0", num_agents=2)` builds Communicative Watch-And-Help; `"cwah-noisy"` adds
-dummy objects (`noise=10` by default); `"toyhouse"` is the small second world of `coopgraph.testing`.
+dummy objects (`noise=10` by default); `"toyhouse"` is the small second world of `coopgraph.testing`;
+`make("overcooked", layout="cramped_room", horizon=400)` is Overcooked-AI with LLM-Co's layouts and rules.
 Environments never import graphs, nodes, prompts, memory or evals.
 """
 
@@ -30,6 +31,12 @@ TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "
                          "observed_actions")
 register_kit("toyhouse", "coopgraph.testing.toyhouse.kit:make_kit", capabilities=TOYHOUSE_CAPABILITIES,
              prompt_env="toyhouse")
+# Overcooked-AI (LLM-Co's world): a kitchen of numbered places, not rooms of objects, so its belief declares no
+# capability beyond the core; nodes that need rooms, objects or partners' intents are refused there at load time.
+register("overcooked", "coopgraph.envs.overcooked.env:make_overcooked")
+OVERCOOKED_CAPABILITIES: tuple[str, ...] = ()
+register_kit("overcooked", "coopgraph.envs.overcooked.kit:make_kit", capabilities=OVERCOOKED_CAPABILITIES,
+             prompt_env="overcooked")
 
 __all__ = ["KitInfo", "UnknownEnvironmentError", "agent_kit", "kit_info", "kits", "make", "register", "register_kit",
            "registered"]

@@ -1,5 +1,5 @@
-"""Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, and the
-toyhouse's `"toyhouse-expert"`.
+"""Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, the
+toyhouse's `"toyhouse-expert"`, and Overcooked's `"greedy"` and `"random"` cooks.
 
 Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
 lower bound on team steps for an episode.
@@ -43,8 +43,21 @@ def _toyhouse_expert(**options: Any) -> TeamMember:
     return HouseExpert(**options)
 
 
+def _greedy_cook(**options: Any) -> TeamMember:
+    from coopgraph.envs.overcooked.cooks import GreedyCook
+
+    return GreedyCook(**options)
+
+
+def _random_cook(**options: Any) -> TeamMember:
+    from coopgraph.envs.overcooked.cooks import RandomCook
+
+    return RandomCook(**options)
+
+
 _BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
-                                                    "toyhouse-expert": _toyhouse_expert}
+                                                    "toyhouse-expert": _toyhouse_expert, "greedy": _greedy_cook,
+                                                    "random": _random_cook}
 
 
 def registered_baselines() -> list[str]:

@@ -1,0 +1,158 @@
+"""Scripted Overcooked partners as team members: a greedy cook and a random-legal one (`--team greedy,random`).
+
+Both play through the world's own kit, as an LLM-Co agent does: they pick one of LLM-Co's feasible actions when
+the last one has ended, and the action manager runs it (so the second player yields in a stalemate). The greedy
+cook fetches onions for the pots that still need them, plates for the soups cooking, loads and delivers, passes
+onions and plates over the shared counters when it cannot reach a pot, opens a gate for a partner stuck behind it
+with a soup (or for itself when a gate shuts it away from everything), sets down what it cannot use, and with
+nothing to do steps aside when the partner finds a place blocked by it. These are
+scripted stand-ins for the paper's RL partners, which need ray and TensorFlow.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any
+
+from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
+from coopgraph.envs.overcooked.belief import OvercookedBelief
+from coopgraph.envs.overcooked.kit import make_kit
+from coopgraph.envs.protocol import SEND_MESSAGE, AgentKit, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT as WAIT_ACTION
+
+Choice = Callable[[KitchenAffordance], bool]
+
+
+class KitCook:
+    """A team member that chooses among the kit's affordances with `choose` and runs the choice to its end."""
+
+    name = "cook"
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or self.name
+        self.kit: AgentKit | None = None
+        self.plan: KitchenAffordance | None = None
+        self.rng = random.Random(0)
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        self.kit = make_kit(env_info)
+        self.plan = None
+        self.rng = random.Random(seed)
+
+    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        raise NotImplementedError
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        assert self.kit is not None, "reset() the cook before it acts"
+        belief = self.kit.belief
+        assert isinstance(belief, OvercookedBelief)
+        belief.update(observation)
+        for _ in range(2):
+            if self.plan is None:
+                options = [o for o in self.kit.affordances.available(belief) if isinstance(o, KitchenAffordance)
+                           and o.kind != SEND_MESSAGE]
+                self.plan = self.choose(belief, options)
+            step = self.kit.skillbook.next_action(self.plan, observation)
+            if step.status != SkillStatus.RUNNING:
+                self.plan = None
+            if step.action is not None:
+                return step.action
+        return WAIT_ACTION
+
+
+class RandomCook(KitCook):
+    """Any feasible action, uniformly (seeded)."""
+
+    name = "random"
+
+    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        return self.rng.choice(options)
+
+
+class GreedyCook(KitCook):
+    """The nearest useful thing to do, by the rules in the module's docstring."""
+
+    name = "greedy"
+
+    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        def nearest(test: Choice) -> KitchenAffordance | None:
+            """The nearest option passing `test`; one blocked by the partner is no option for now."""
+            found = [o for o in options if o.place is not None and o.distance is not None and test(o)]
+            return min(found, key=lambda o: o.distance or 0.0, default=None)
+
+        wait = self._idle(belief, options)
+        held = {"onion": 0, "plate": 0}
+        for thing in (belief.holding, belief.partner_holding):
+            if thing in held:
+                held[thing] += 1
+        shared = list(belief.items.items())
+        on_shared = {what: sum(1 for label, item in shared if label[0] == "s" and item == what) for what in held}
+        pots = belief.pots
+        cooked = sum(1 for p in pots.values() if p.cooking or p.ready)
+        onions_needed = sum(3 - p.onions for p in pots.values() if not (p.cooking or p.ready))
+        can_cook = any(belief.my_reach(c).reachable for c in pots)
+
+        def pot(test: Callable[[Any], bool]) -> Choice:
+            return lambda o: o.place in pots and test(pots[o.place])
+
+        def starts(*prefixes: str) -> Choice:
+            return lambda o: o.text.startswith(prefixes)
+
+        if belief.holding == "soup in plate":
+            return nearest(lambda o: o.kind == "deliver") or nearest(starts("place cooked soup in s")) or wait
+        if belief.holding == "onion":
+            return (nearest(lambda o: o.kind == "place" and pot(lambda p: p.onions < 3 and not p.cooking
+                                                                 and not p.ready)(o))
+                    or (None if can_cook else nearest(starts("place onion in s")))
+                    or nearest(starts("place onion on k")) or wait)
+        if belief.holding == "plate":
+            return (nearest(lambda o: o.kind == "load" and pot(lambda p: p.ready)(o))
+                    or nearest(lambda o: o.kind == "load" and pot(lambda p: p.cooking)(o))
+                    or (None if can_cook else nearest(starts("place plate in s")))
+                    or (nearest(starts("place plate on k")) if cooked == 0 and onions_needed > 0 else None)
+                    or wait)
+        return self._empty_handed(belief, nearest, starts, wait, can_cook, cooked, onions_needed, held, on_shared)
+
+    @staticmethod
+    def _idle(belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        """With nothing to do: step aside if a place the partner needs for what it holds is blocked by this cook
+        (pots for an onion or a plate, serving spots for a soup, dispensers for empty hands), else wait."""
+        letters = {"onion": "c", "plate": "c", "soup in plate": "d"}.get(belief.partner_holding or "", "op")
+        in_the_way = any(where.blocked for label, where in belief.partners.items() if label[0] in letters)
+        return next(o for o in options if o.text == (MOVE_AWAY if in_the_way else WAIT))
+
+    @staticmethod
+    def _empty_handed(belief: OvercookedBelief, nearest: Callable[[Choice], KitchenAffordance | None],
+                      starts: Callable[..., Choice], wait: KitchenAffordance, can_cook: bool, cooked: int,
+                      onions_needed: int, held: dict[str, int], on_shared: dict[str, int]) -> KitchenAffordance:
+        partner_stuck = belief.partner_holding == "soup in plate" and not any(
+            belief.partner_reach(d).reachable for d in belief.kitchen.ids("d"))
+        cut_off = not can_cook and not any(belief.my_reach(x).reachable for x in belief.kitchen.ids("o")
+                                           + belief.kitchen.ids("p") + belief.kitchen.ids("s"))
+        if partner_stuck or cut_off:
+            gate = nearest(lambda o: o.kind == "open")
+            if gate is not None:
+                return gate
+        soup = nearest(starts("pick up cooked soup"))
+        if soup is not None and (can_cook or any(belief.my_reach(d).reachable for d in belief.kitchen.ids("d"))):
+            return soup
+        if can_cook:
+            if cooked > held["plate"]:
+                plate = nearest(starts("pick up plate from", "pick up a plate from"))
+                if plate is not None:
+                    return plate
+            if onions_needed > held["onion"]:
+                onion = nearest(starts("pick up onion from"))
+                if onion is not None:
+                    return onion
+            return wait
+        if cooked > held["plate"] + on_shared["plate"]:
+            plate = nearest(starts("pick up plate from p"))
+            if plate is not None:
+                return plate
+        if onions_needed > held["onion"] + on_shared["onion"]:
+            onion = nearest(starts("pick up onion from o"))
+            if onion is not None:
+                return onion
+        return wait
