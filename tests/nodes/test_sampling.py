@@ -53,12 +53,19 @@ def test_the_sampling_is_part_of_the_cache_key(tmp_path: Path) -> None:
 
 
 def test_a_free_thought_cut_off_before_its_answer_is_no_answer() -> None:
-    """"I think ..." must not read as option I: without an `Answer:` line the node asks again, then falls back."""
+    """"I think ..." must not read as option I: without an `Answer:` line the node asks for the answer alone, the
+    thought kept as the model's turn; an unusable conclusion asks the whole question again, then falls back."""
     options = [f"[gocheck] <cabinet> ({i})" for i in range(12)]
-    lm = scripted_lm(["I think the cabinet in the kitchen is the one to", "Let me see. Answer: J"])
+    lm = scripted_lm(["I think the cabinet in the kitchen is the one to", "Answer: J"])
     ctx = node_context(load_spec("coela"), "choose_action", AgentResources(env="cwah", lm=lm))
     prediction = run_program(ctx.program, adapter_for(ctx), lm, context=FACTS, options=options)
-    assert prediction.index == 9 and prediction.attempts == 2
+    assert prediction.index == 9 and prediction.attempts == 1
+    closing = lm.chat_model.calls[1][0]
+    assert closing[-2].content == "I think the cabinet in the kitchen is the one to" and closing[-2].type == "ai"
+    lm = scripted_lm(["I think the cabinet in the kitchen is the one to", "no idea", "Let me see. Answer: J"])
+    ctx = node_context(load_spec("coela"), "choose_action", AgentResources(env="cwah", lm=lm))
+    prediction = run_program(ctx.program, adapter_for(ctx), lm, context=FACTS, options=options)
+    assert prediction.index == 9 and prediction.attempts == 2 and len(lm.chat_model.calls) == 3
 
 
 def test_a_run_records_each_wirings_sampling() -> None:
