@@ -230,6 +230,7 @@ class OvercookedEnv(ParallelEnv):
             "episode_id": self.layout.name,
             "layout": self.layout.name,
             "terrain": self.layout.terrain,
+            "starts": [list(cell) for cell in self.layout.starts],
             "agent_id": agent_id,
             "agent_name": AGENT_NAMES[agent_id],
             "agent_index": self.possible_agents.index(agent_id),
