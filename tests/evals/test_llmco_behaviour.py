@@ -94,7 +94,7 @@ def test_the_second_cook_offered_only_wait_and_move_away_waits_without_a_call(tm
     """Forced coordination: whoever stands left of the counters can only wait or step aside at the start. As the
     second cook (bob) it is not asked; as the first (alice) it is, as in LLM-Co."""
     swapped = tmp_path / "forced_swapped.layout"
-    source = Path(envs.make("overcooked", layout="forced_coordination").layout.path).read_text()
+    source = Path(envs.make("overcooked", layout="forced_coordination").grid_layout.path).read_text()
     swapped.write_text(source.replace("1", "#").replace("2", "1").replace("#", "2"))
     result, lm = _run(["greedy", "llmco"], ["Action: wait."], layout=str(swapped), ticks=2, tmp=tmp_path)
     options = [o.text for o in _options(str(swapped), "bob")]
