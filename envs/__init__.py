@@ -31,10 +31,11 @@ TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "
                          "observed_actions")
 register_kit("toyhouse", "coopgraph.testing.toyhouse.kit:make_kit", capabilities=TOYHOUSE_CAPABILITIES,
              prompt_env="toyhouse")
-# Overcooked-AI (LLM-Co's world): a kitchen of numbered places, not rooms of objects, so its belief declares no
-# capability beyond the core; nodes that need rooms, objects or partners' intents are refused there at load time.
+# Overcooked-AI (LLM-Co's world): a kitchen of numbered places, not rooms of objects, so its belief declares only
+# `layout` (the kitchen's places and who reaches them, for LLM-Co's layout description); nodes that need rooms,
+# objects or partners' intents are refused there at load time.
 register("overcooked", "coopgraph.envs.overcooked.env:make_overcooked")
-OVERCOOKED_CAPABILITIES: tuple[str, ...] = ()
+OVERCOOKED_CAPABILITIES: tuple[str, ...] = ("layout",)
 register_kit("overcooked", "coopgraph.envs.overcooked.kit:make_kit", capabilities=OVERCOOKED_CAPABILITIES,
              prompt_env="overcooked")
 

@@ -200,6 +200,15 @@ class Partners(Protocol):
     def partner_intents(self) -> Mapping[str, IntentView]: ...
 
 
+@runtime_checkable
+class LayoutFacts(Protocol):
+    """`layout`: the world's fixed map as facts in the labels its state text uses (LLM-Co's `o0`, `c1`, `k5`), for
+    the world's own prompt template to put in words; a node passes them on and never reads inside them."""
+
+    def layout_facts(self) -> Mapping[str, object]:
+        """JSON-able facts about the map that do not change during an episode."""
+
+
 #: Every capability a kit may declare: its name, the protocol its belief then implements, and what it means.
 CAPABILITIES: dict[str, tuple[type | None, str]] = {
     "objects": (Objects, "things known by id, what the agent carries, how many it can carry"),
@@ -210,6 +219,7 @@ CAPABILITIES: dict[str, tuple[type | None, str]] = {
     "partners": (Partners, "partners' whereabouts, holdings and announced subgoals"),
     "news": (None, "the kit makes template reports for partners (AgentKit.news)"),
     "look_values": (None, "the world fills Affordance.value on its inspect and explore actions"),
+    "layout": (LayoutFacts, "the fixed map as facts in the state's own labels, for the world's prompts"),
     "observed_actions": (None, "the kit's affordances also offer `observed(belief)`: fetches of every free item "
                          "seen, goal or not (REVECA's candidate pool)"),
 }

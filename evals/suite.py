@@ -43,6 +43,10 @@ class Reference(BaseModel):
     cc: float | None = None
     success: float | None = None
     tr: float | None = None  # transport rate (%), TDW-MAT
+    score: float | None = None  # Overcooked points (20 per soup), with `episode` naming the layout
+    episode: str | None = Field(default=None, description="the episode (Overcooked: layout) the number is for")
+    label: str = Field(default="", description="whose number it is, when not the team's (a suite-level row such "
+                       "as PPO_SP)")
     note: str = ""
 
 
@@ -89,6 +93,8 @@ class Suite(BaseModel):
     llm: str = "local"
     baseline: str | None = Field(default=None, description="label of the reference team for EI / deltas")
     teams: list[Team] = Field(min_length=1)
+    references: list[Reference] = Field(default_factory=list, description="numbers papers report for agents this "
+                                        "suite does not run (LLM-Co's PPO and PBT rows), each with its `label`")
 
     @model_validator(mode="after")
     def _labels(self) -> Suite:
@@ -110,7 +116,7 @@ class Suite(BaseModel):
         return next((t.label for t in self.teams if len(t.members) == 1), None)
 
     def episode_ids(self) -> list[str]:
-        return expand_episodes(self.episodes)
+        return expand_episodes(self.episodes, self.environment.name)
 
 
 @dataclass(frozen=True)
@@ -133,12 +139,20 @@ class SuiteInvalid(ValueError):
         super().__init__("\n".join(str(e) for e in errors))
 
 
-def expand_episodes(episodes: str | list[str]) -> list[str]:
-    """`test` → test/0..9; a list is taken as is (each item may itself be a set name)."""
+#: Worlds whose episodes are C-WAH's episode sets (`test` → test/0..9); any other world's episodes are its own
+#: names, taken as written (Overcooked: layout names).
+EPISODE_SET_WORLDS = frozenset({"cwah", "cwah-noisy"})
+
+
+def expand_episodes(episodes: str | list[str], env: str = "cwah") -> list[str]:
+    """`test` → test/0..9; a list is taken as is (each item may itself be a set name). In a world without episode
+    sets (Overcooked), the names are taken as written."""
     from coopgraph.envs.cwah.episode_sets import episode_sets
 
-    sets = episode_sets()
     items = [episodes] if isinstance(episodes, str) else list(episodes)
+    if env not in EPISODE_SET_WORLDS:
+        return items
+    sets = episode_sets()
     out: list[str] = []
     for item in items:
         if item in sets:

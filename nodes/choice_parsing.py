@@ -1,7 +1,8 @@
 """Lenient reading of a model's answer: a letter, the option's exact text, or a close fuzzy match.
 
 Grammars make answers exact on llama.cpp, but OpenAI-style servers and fakes answer freely, so the
-parser accepts what a reasonable reader would and returns None for anything else.
+parser accepts what a reasonable reader would and returns None for anything else. A constraint marked `exact`
+(a method that reads answers strictly, as LLM-Co does) accepts only a listed option's text.
 """
 
 from __future__ import annotations
@@ -13,17 +14,37 @@ from coopgraph.llm.constraints import ChoiceConstraint, letter
 
 _ANSWER = re.compile(r"answer\s*[:\-]\s*", re.IGNORECASE)
 _REASONING = re.compile(r"^\s*reasoning\s*:\s*", re.IGNORECASE)
+
+
+def answer_mark(label: str = "Answer") -> re.Pattern[str]:
+    """The marker a reply's answer follows (`Answer:`, or a method's own label such as `Action:`)."""
+    return _ANSWER if label == "Answer" else re.compile(rf"{re.escape(label)}\s*[:\-]\s*", re.IGNORECASE)
+
+
+def _reasoning_mark(label: str) -> re.Pattern[str]:
+    return _REASONING if label == "Reasoning" else re.compile(rf"^\s*{re.escape(label)}\s*:\s*", re.IGNORECASE)
 _LABEL = re.compile(r"^[\s\"'(\[*]*([A-Z]{1,2})(?:[\s\"').\]:*,]|$)")
 
 
-def split_reasoning(text: str) -> tuple[str, str]:
-    """Return (reasoning, answer part) around the last `Answer:` marker."""
-    matches = list(_ANSWER.finditer(text))
+def split_reasoning(text: str, answer_label: str = "Answer", reasoning_label: str = "Reasoning") -> tuple[str, str]:
+    """Return (reasoning, answer part) around the last answer marker (`Answer:` unless labelled otherwise)."""
+    matches = list(answer_mark(answer_label).finditer(text))
     if not matches:
         return "", text.strip()
     last = matches[-1]
-    reasoning = _REASONING.sub("", text[: last.start()]).strip()
+    reasoning = _reasoning_mark(reasoning_label).sub("", text[: last.start()]).strip()
     return reasoning, text[last.end():].strip()
+
+
+def parse_exact(text: str, constraint: ChoiceConstraint) -> tuple[int | None, str]:
+    """The strict reading: the text after the last answer marker (none: no answer), its first line trimmed, must
+    equal a listed option's text, case aside."""
+    if not answer_mark(constraint.answer_label).search(text or ""):
+        return None, ""
+    reasoning, answer = split_reasoning(text, constraint.answer_label, constraint.reasoning_label)
+    wanted = (answer.splitlines() or [""])[0].strip().lower()
+    found = next((i for i, option in enumerate(constraint.options) if option.strip().lower() == wanted), None)
+    return found, reasoning
 
 
 def _normal(text: str) -> str:
@@ -32,7 +53,9 @@ def _normal(text: str) -> str:
 
 def parse_choice(text: str, constraint: ChoiceConstraint) -> tuple[int | None, str]:
     """Map a reply to an option index (or None) and return the reasoning that preceded it."""
-    reasoning, answer = split_reasoning(text or "")
+    if constraint.exact:
+        return parse_exact(text, constraint)
+    reasoning, answer = split_reasoning(text or "", constraint.answer_label, constraint.reasoning_label)
     options = constraint.options
     if not answer or not options:
         return None, reasoning

@@ -1,8 +1,9 @@
 """Memory nodes: turn the agent's memory into the facts a prompt needs.
 
-`memory.retrieve` gathers the generic ones (goal, progress, dialogue, previous actions); `memory.focus` adds
-REVECA's focused view (relevant objects, partners' estimated places), whose lines `focus.py` writes. The memory
-itself (belief, episodic and vector stores) is the `coopgraph.memory` package.
+`memory.retrieve` gathers the generic ones (goal, progress, dialogue, previous actions); `memory.layout` adds a
+world's fixed map facts (LLM-Co's layout description); `memory.focus` adds REVECA's focused view (relevant
+objects, partners' estimated places), whose lines `focus.py` writes. The memory itself (belief, episodic and
+vector stores) is the `coopgraph.memory` package.
 """
 
 from __future__ import annotations
@@ -11,7 +12,7 @@ from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Belief, Partners
+from coopgraph.envs.capabilities import Belief, LayoutFacts, Partners
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.focus import FocusParams, dialogue_lines, known_lines, self_text
 from coopgraph.nodes.partner_model import describe_partner
@@ -28,6 +29,8 @@ class RetrieveParams(BaseModel):
     all_objects: bool = Field(default=False, description="list every object seen, not only goal-related ones")
     brief: bool = Field(default=False, description="progress as the belief's `brief_text` (hands, what is still "
                         "to fetch, partners), for a shortlist planner that reads where things are from its options")
+    action_texts: bool = Field(default=False, description="also give the kept actions' texts alone, oldest first "
+                               "(`action_texts`), for a prompt that lists its history as LLM-Co's does")
 
 
 def _progress(belief: Belief, params: RetrieveParams) -> str:
@@ -57,9 +60,23 @@ def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[st
         "step": obs.time,
         "max_steps": obs.horizon,
     }
+    if ctx.params.action_texts:
+        facts["action_texts"] = [record.text for record in memory.episodic.actions]
     if ctx.params.recall_k and memory.vector is not None:
         recalled = memory.vector.recall(obs.goal_text, k=ctx.params.recall_k)
         facts["recalled"] = [entry.text for entry in recalled]
+    return {"facts": facts}
+
+
+@node("memory.layout", reads=("facts",), writes=("facts",), requires={"layout"})
+def layout(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
+    """Add the world's fixed map facts (`layout`) to the facts, in the labels its state text uses.
+
+    LLM-Co describes the layout (which places exist and who can reach them) before every question; the world
+    computes those facts once per kitchen and the world's own template words them. A node of its own because it
+    needs the `layout` capability, which `memory.retrieve` (run in every world) must not require."""
+    facts = dict(state.get("facts") or {})
+    facts["layout"] = dict(cast(LayoutFacts, ctx.belief).layout_facts())
     return {"facts": facts}
 
 

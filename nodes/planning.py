@@ -139,6 +139,32 @@ class ActionChoiceParams(ChoiceParams):
 
     orders: int = Field(default=1, ge=1, le=6, description="ask with the options in this many rotated orders and "
                         "take the majority; cancels position bias, one call per order")
+    idle_unasked: list[int] = Field(default_factory=list, description="team positions (0: the first agent) that "
+                                    "take the wait option without a call when every option only waits or acts on no "
+                                    "target (LLM-Co: [1], its second cook, offered only `wait.` and `move away.`)")
+
+
+def _idle(option: Affordance) -> bool:
+    """Waits, or acts on no target (a step aside): nothing in it a planner could weigh against another."""
+    return option.group == AffordanceGroup.WAIT or (
+        option.group != AffordanceGroup.COMMUNICATE and option.target_id is None and option.target_name is None
+        and not option.target_ids)
+
+
+def wait_index(options: list[Affordance]) -> int | None:
+    """The first option the world groups as waiting, or None."""
+    return next((i for i, option in enumerate(options) if option.group == AffordanceGroup.WAIT), None)
+
+
+def _unasked_wait(state: dict[str, Any], ctx: NodeContext[ActionChoiceParams]) -> int | None:
+    """The wait option's index when this agent takes it without a call (`idle_unasked`), else None."""
+    agents, me = ctx.resources.agents, ctx.resources.agent_id
+    if not ctx.params.idle_unasked or me not in agents or agents.index(me) not in ctx.params.idle_unasked:
+        return None
+    options = list(state.get("options") or [])
+    if not options or not all(_idle(o) for o in options):
+        return None
+    return wait_index(options)
 
 
 def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], actions: list[str]) -> OrderVote:
@@ -153,8 +179,8 @@ def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], action
 
 @node(
     "planning.choose_action",
-    reads=("facts", "actions", "description"),
-    optional_reads=("description",),
+    reads=("facts", "actions", "description", "options"),
+    optional_reads=("description", "options"),
     writes=("choice", "choice_index", "reasoning", "invalid"),
     params=ActionChoiceParams,
     prompt="planning/choose_action",
@@ -163,13 +189,16 @@ def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], action
 def choose_action(state: dict[str, Any], ctx: NodeContext[ActionChoiceParams]) -> dict[str, Any]:
     """Ask the LLM to pick one listed action after a short thought; never returns an unlisted action.
 
-    A single available action is taken without a call. An unusable answer (after retries) is
-    marked invalid and replaced by the node's declared fallback.
+    A single available action is taken without a call, and so is waiting where `idle_unasked` says so. An
+    unusable answer (after retries) is marked invalid and replaced by the node's declared fallback.
     """
     actions = list(state.get("actions") or [])
     if len(actions) <= 1:
         only = actions[0] if actions else None
         return {"choice": only, "choice_index": 0 if actions else None, "reasoning": "", "invalid": False}
+    idle = _unasked_wait(state, ctx)
+    if idle is not None:
+        return {"choice": actions[idle], "choice_index": idle, "reasoning": "", "invalid": False}
     context = dict(state.get("facts") or {})
     if state.get("description"):
         context["description"] = state["description"]
@@ -181,8 +210,8 @@ def choose_action(state: dict[str, Any], ctx: NodeContext[ActionChoiceParams]) -
                 "invalid": False}
     if ctx.tracer is not None:
         ctx.tracer.event("invalid_answer", node=ctx.name, raw=vote.raw, errors=vote.errors)
-    fallback = 0 if ctx.params.fallback == "first" else None
-    return {"choice": actions[0] if fallback == 0 else None, "choice_index": fallback,
+    fallback = {"first": 0, "none": None, "wait": wait_index(list(state.get("options") or []))}[ctx.params.fallback]
+    return {"choice": None if fallback is None else actions[fallback], "choice_index": fallback,
             "reasoning": "", "invalid": True}
 
 

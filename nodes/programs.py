@@ -14,8 +14,8 @@ become real `dspy.Module` / `dspy.Adapter` subclasses when the first instance is
 
 from __future__ import annotations
 
-import re
 import time
+from dataclasses import dataclass
 from functools import cache
 from typing import TYPE_CHECKING, Any, ClassVar, Literal, cast
 
@@ -23,11 +23,22 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.llm.constraints import AnswerFormat, ChoiceConstraint, max_tokens_for
 from coopgraph.llm.interface import ChatLM, ChatRequest
-from coopgraph.nodes.choice_parsing import parse_choice
+from coopgraph.nodes.choice_parsing import answer_mark, parse_choice
 from coopgraph.prompts.render import render_messages
 
 if TYPE_CHECKING:
     import dspy
+
+
+@dataclass(frozen=True)
+class ReplyContract:
+    """How a choice's reply is worded and read: its line labels, how strictly the answer must match an option,
+    and whether coopgraph appends the format to the prompt or the node's template states it."""
+
+    matching: Literal["lenient", "exact"] = "lenient"
+    answer_label: str = "Answer"
+    reasoning_label: str = "Reasoning"
+    reply_format: Literal["appended", "in_prompt"] = "appended"
 
 
 # ----------------------------------------------------------------------------- dspy classes built on first use
@@ -107,8 +118,6 @@ def __getattr__(name: str) -> Any:
 
 
 # ----------------------------------------------------------------------------- asking and checking
-_ANSWER_MARK = re.compile(r"answer\s*[:\-]", re.IGNORECASE)  # as the parser finds the answer after a thought
-
 
 def echoes_instructions(reply: str, messages: list[dict[str, str]], window: int = 48) -> bool:
     """True when a free-text reply copies a long stretch of the system prompt (a prompt leak)."""
@@ -137,6 +146,7 @@ class JinjaAdapter(metaclass=DspyDeferred):
         retries: int = 2,
         free_reasoning: bool = False,
         options: dict[str, Any] | None = None,
+        reply: ReplyContract | None = None,
     ) -> None:
         super().__init__()
         self.template = template
@@ -148,12 +158,15 @@ class JinjaAdapter(metaclass=DspyDeferred):
         self.retries = retries
         self.free_reasoning = free_reasoning
         self.options = dict(options or {})  # the spec's sampling (temperature, top_p), sent with every call
+        self.reply = reply or ReplyContract()
 
     def constraint_for(self, inputs: dict[str, Any]) -> ChoiceConstraint | None:
         if "options" not in inputs:
             return None
+        reply = self.reply
         return ChoiceConstraint(tuple(inputs["options"]), self.answer_format, self.reasoning_chars,
-                                self.free_reasoning)
+                                self.free_reasoning, reply.answer_label, reply.reasoning_label,
+                                reply.matching == "exact")
 
     def _turn(self, signature: type[dspy.Signature], inputs: dict[str, Any]) -> list[dict[str, str]]:
         variables = {**inputs.get("context", {}), "instructions": signature.instructions}
@@ -161,7 +174,7 @@ class JinjaAdapter(metaclass=DspyDeferred):
             variables["options"] = list(inputs["options"])
         messages = render_messages(self.template, variables, self.env_name)
         constraint = self.constraint_for(inputs)
-        if constraint is not None:
+        if constraint is not None and self.reply.reply_format == "appended":
             messages[-1] = {**messages[-1], "content": messages[-1]["content"] + "\n\n" + constraint.instructions()}
         return messages
 
@@ -173,10 +186,9 @@ class JinjaAdapter(metaclass=DspyDeferred):
         for demo in demos:
             if not all(k in demo for k in signature.input_fields):
                 continue
-            turn = self._turn(signature, demo)
-            shots.extend(m for m in turn if m["role"] != "system")
+            shots.append(self._turn(signature, demo)[-1])  # a demo's question; the opening turns are said once
             shots.append({"role": "assistant", "content": self._demo_reply(demo)})
-        head = 1 if messages and messages[0]["role"] == "system" else 0
+        head = len(messages) - 1  # the system message and any opening exchange, then the demos, then the question
         return messages[:head] + shots + messages[head:]
 
     def _demo_reply(self, demo: dict[str, Any]) -> str:
@@ -235,7 +247,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
                 continue
             # a free thought cut off before its `Answer:` line has no answer (its first words are not a letter):
             # as CoELA's reference code does after every thought, ask for the answer alone, the thought kept
-            unanswered = constraint.thinks_freely and not _ANSWER_MARK.search(raw)
+            unanswered = (constraint.thinks_freely and not constraint.exact
+                          and not answer_mark(constraint.answer_label).search(raw))
             index, reasoning = (None, "") if unanswered else parse_choice(raw, constraint)
             if unanswered:
                 index, concluded = self._conclude(lm, messages, raw, constraint, lm_kwargs, attempt, errors)
@@ -257,7 +270,9 @@ class JinjaAdapter(metaclass=DspyDeferred):
                   lm_kwargs: dict[str, Any], attempt: int, errors: list[str]) -> tuple[int | None, str]:
         """One more call after a thought that ran out of tokens: the thought as the model's turn, then the answer
         alone (grammar-bound where the backend has one). Returns the option's index (None: no usable answer)."""
-        answer_only = ChoiceConstraint(constraint.options, constraint.answer_format, 0)
+        answer_only = ChoiceConstraint(constraint.options, constraint.answer_format, 0,
+                                       answer_label=constraint.answer_label,
+                                       reasoning_label=constraint.reasoning_label)
         closing = [*messages, {"role": "assistant", "content": thought},
                    {"role": "user", "content": f"{CONCLUDE}\n{answer_only.instructions()}"}]
         request = ChatRequest(closing, constraint=answer_only, max_tokens=max_tokens_for(answer_only),
@@ -342,9 +357,23 @@ class ChoiceParams(BaseModel):
         default="line", description="line: one thought line of at most reasoning_chars; free: \"Let's think step by "
         "step\", as many lines as the spec's llm max_tokens allow (CoELA as published); reasoning_chars 0: none")
     retries: int = Field(default=2, ge=0, le=10, description="extra tries after an error or unusable reply")
-    fallback: Literal["first", "none"] = Field(
-        default="first", description="what an invalid answer turns into after the retries"
+    fallback: Literal["first", "none", "wait"] = Field(
+        default="first", description="what an invalid answer turns into after the retries: the first option, no "
+        "action this step, or the option the world groups as waiting (LLM-Co's `wait.`; none when there is none)"
     )
+    matching: Literal["lenient", "exact"] = Field(
+        default="lenient", description="lenient: a letter, the option's text or a close match; exact: only a listed "
+        "option's text (trimmed, case aside), as LLM-Co's parser reads it")
+    answer_label: str = Field(default="Answer", min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z ]*$",
+                              description="the word the answer line starts with (LLM-Co: Action)")
+    reasoning_label: str = Field(default="Reasoning", min_length=1, max_length=40, pattern=r"^[A-Za-z][A-Za-z ]*$",
+                                 description="the word a reasoning line starts with (LLM-Co: Explanation)")
+    reply_format: Literal["appended", "in_prompt"] = Field(
+        default="appended", description="appended: coopgraph states the reply format after the prompt; in_prompt: "
+        "the node's template states it itself (LLM-Co's game description does), nothing is added")
+
+    def contract(self) -> ReplyContract:
+        return ReplyContract(self.matching, self.answer_label, self.reasoning_label, self.reply_format)
 
 
 def llm_profile(ctx: Any) -> dict[str, Any]:
@@ -388,4 +417,5 @@ def adapter_for(ctx: Any) -> JinjaAdapter:
         retries=getattr(params, "retries", 2),
         free_reasoning=free,
         options=sampling.options() if sampling is not None else None,
+        reply=params.contract() if isinstance(params, ChoiceParams) else None,
     )

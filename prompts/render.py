@@ -1,7 +1,8 @@
 """Prompt rendering: Jinja2 in its sandbox with StrictUndefined, one template per node and environment.
 
 A template defines a `system` block (stable text: instructions, rules) and a `user` block (goal
-first, fast-changing state and options last) so a server's prefix cache reuses as much as it can.
+first, fast-changing state and options last) so a server's prefix cache reuses as much as it can; optional
+`opening` and `opening_reply` blocks add a first user turn and the model's reply to it before the question.
 Partner messages reach templates as plain data: the sandbox forbids attribute tricks and
 autoescaping is off because prompts are not HTML.
 """
@@ -18,6 +19,12 @@ from jinja2.sandbox import ImmutableSandboxedEnvironment
 from coopgraph.llm.constraints import letter
 
 PROMPTS_DIR = Path(__file__).parent
+#: A template's blocks in the order they become chat turns, and each turn's role. `system` and `user` are required;
+#: `opening` and `opening_reply` are an optional first exchange before the question (LLM-Co briefs the model with
+#: the game and the layout, and the model's turn acknowledges it, before each state is asked about).
+TURNS: tuple[tuple[str, str], ...] = (("system", "system"), ("opening", "user"), ("opening_reply", "assistant"),
+                                       ("user", "user"))
+OPENING = frozenset({"opening", "opening_reply"})
 
 
 class PromptError(LookupError):
@@ -76,11 +83,13 @@ def render_messages(name: str, variables: dict[str, Any], env_name: str | None =
     except TemplateNotFound as exc:  # pragma: no cover - template_file already checked
         raise PromptError(str(exc)) from exc
     messages = []
-    for role in ("system", "user"):
-        if role not in template.blocks:
-            raise PromptError(f"prompt template {filename} has no {{% block {role} %}}")
+    for block, role in TURNS:
+        if block not in template.blocks:
+            if block in OPENING:
+                continue
+            raise PromptError(f"prompt template {filename} has no {{% block {block} %}}")
         context = template.new_context(dict(variables))
-        text = "".join(template.blocks[role](context)).strip()
+        text = "".join(template.blocks[block](context)).strip()
         if text:
             messages.append({"role": role, "content": text})
     return messages

@@ -26,8 +26,9 @@ _PICK_FROM_SHARED = {"onion": "pick up onion from {}.", "plate": "pick up a plat
 class KitchenAffordance(Affordance):
     """An affordance whose text is LLM-Co's phrase (`pick up onion from o0.`), so histories read as LLM-Co's.
 
-    `place` is the letter+digit label it acts on (None for `wait.` and `move away.`); `kind` is the verb the skill
-    book acts by (`pick`, `place`, `load`, `deliver`, `open`, `wait`, `move_away`).
+    `place` is the letter+digit label it acts on (None for `wait.` and `move away.`), also given as the generic
+    `target_name` so nodes can tell an action on a place from one on none; `kind` is the verb the skill book acts by
+    (`pick`, `place`, `load`, `deliver`, `open`, `wait`, `move_away`).
     """
 
     phrase: str
@@ -47,7 +48,7 @@ def _option(belief: OvercookedBelief, phrase: str, kind: str, group: AffordanceG
         distance = None if where.distance is None else float(where.distance)
         if where.blocked:
             notes += (f"blocked by {belief.partner_name}",)
-    return KitchenAffordance(phrase=phrase, kind=kind, group=group, place=place, distance=distance,
+    return KitchenAffordance(phrase=phrase, kind=kind, group=group, place=place, target_name=place, distance=distance,
                              cost=None if place is not None and distance is None else (distance or 0.0) + 1.0,
                              notes=notes)
 

@@ -12,7 +12,8 @@ from typing import Any
 
 from coopgraph.envs.capabilities import SUBGOAL, ProgressEvent
 from coopgraph.envs.overcooked.kitchen import Kitchen
-from coopgraph.envs.overcooked.layouts import Cell
+from coopgraph.envs.overcooked.layout_facts import layout_facts
+from coopgraph.envs.overcooked.layouts import Cell, load_layout
 from coopgraph.envs.overcooked.mdp import GATE_OPEN_TICKS
 from coopgraph.envs.overcooked.observation import GateView, Held, OvercookedObservation, PotView
 from coopgraph.envs.overcooked.paths import INACCESSIBLE, Reach, reach, step_distances
@@ -23,7 +24,8 @@ LOCATION_LETTERS = ("o", "p", "d", "c", "s", "g")
 
 
 class OvercookedBelief:
-    """Implements the core `Belief` protocol (no optional capability): update, D(S) and progress events."""
+    """Implements the core `Belief` protocol (update, D(S) and progress events) and the `layout` capability (the
+    kitchen's places and who reaches them, for LLM-Co's layout description)."""
 
     def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
         self.agent_id = agent_id
@@ -33,6 +35,9 @@ class OvercookedBelief:
         self.partner_name: str = names.get(self.partner_id, self.partner_id)
         self.agent_index: int = int(env_info.get("agent_index", 0))
         self.kitchen = Kitchen.from_terrain(env_info["layout"], tuple(env_info["terrain"]))
+        starts = env_info.get("starts") or load_layout(env_info["layout"]).starts
+        self.starts: tuple[Cell, ...] = tuple((int(x), int(y)) for x, y in starts)
+        self._names = [names.get(a, a) for a in env_info.get("agents", [])] or [self.agent_name, self.partner_name]
         config = env_info.get("config")
         self._message_limit = int(getattr(config, "max_message_chars", 500))
         self.time = 0
@@ -89,6 +94,10 @@ class OvercookedBelief:
 
     def partner_reach(self, label: str) -> Reach:
         return self.partners.get(label, INACCESSIBLE)
+
+    def layout_facts(self) -> dict[str, Any]:
+        """The `layout` capability: the kitchen's places and which cook reaches which (`layout_facts.py`)."""
+        return layout_facts(self.kitchen, self.starts, self._names)
 
     # ------------------------------------------------------------------------------------------- D(S)
     @staticmethod

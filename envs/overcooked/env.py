@@ -21,8 +21,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from coopgraph.envs.overcooked.layouts import Layout, load_layout
 from coopgraph.envs.overcooked.mdp import KitchenGridworld, KitchenState
 from coopgraph.envs.overcooked.metrics import CookMetrics, OvercookedMetrics
-from coopgraph.envs.overcooked.observation import OvercookedObservation
-from coopgraph.envs.overcooked.observe import GOAL_TEXT, held, observe
+from coopgraph.envs.overcooked.observation import FACING, HELD_WORDS, OvercookedObservation
+from coopgraph.envs.overcooked.observe import GOAL_TEXT, held, observe, pots
 from coopgraph.envs.overcooked.upstream import Action, Direction
 from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
 
@@ -94,7 +94,7 @@ class OvercookedEnv(ParallelEnv):
         if len(layout.starts) != len(AGENT_IDS):
             raise ValueError(f"layout {name!r} ({layout.path}) has {len(layout.starts)} player(s); this world plays "
                              f"{len(AGENT_IDS)}")
-        self.layout: Layout = layout
+        self.grid_layout: Layout = layout  # `layout()` is the trace's drawing of it
         self.episode = layout  # `episode.episode_id` names the layout in result tables
         self.mdp = KitchenGridworld(layout)
         self.config = self.config.model_copy(update={"layout": layout.name})
@@ -216,20 +216,40 @@ class OvercookedEnv(ParallelEnv):
             "message_truncated": bool(outcome and outcome.message and outcome.message.truncated),
             "room": "kitchen",
             "position": player.position,
+            "facing": FACING[player.orientation],
             "holding": held(player),
+            "kitchen": self._kitchen_now(),
             "score": self.score,
             "deliveries": deliveries,
             "subgoals_done": deliveries,
             "success": self.score > 0,
         }
 
+    def _kitchen_now(self) -> dict[str, list[list[Any]]]:
+        """The kitchen's changing parts, compactly, for traces and their viewer: pots `[x, y, onions, cooking,
+        ready, ticks_left]`, counters with something on them `[x, y, item]`, gates `[x, y, open, timer]`."""
+        mdp, state = self.mdp, self.state
+        return {"pots": [[*p.position, p.onions, p.cooking, p.ready, p.ticks_left] for p in pots(mdp, state)],
+                "counters": [[*cell, HELD_WORDS[obj.name]] for cell, obj in sorted(state.objects.items())
+                             if mdp.kitchen.terrain_at(cell) == "X" and obj.name in HELD_WORDS],
+                "gates": [[*cell, cell in state.gates, state.gates.get(cell) or 0] for cell in mdp.kitchen.places["g"]]}
+
+    def layout(self) -> dict[str, Any]:
+        """The kitchen for a trace's `episode_start` (the viewer draws it): terrain rows, LLM-Co's labelled places
+        (`c0` → `[x, y]`), the players' start cells."""
+        kitchen = self.mdp.kitchen
+        return {"kind": "grid", "name": self.grid_layout.name, "terrain": list(self.grid_layout.terrain),
+                "labels": {label: list(cell) for cell, label in kitchen.labels.items()},
+                "starts": [list(cell) for cell in self.grid_layout.starts]}
+
     def agent_info(self, agent_id: str) -> dict[str, Any]:
         """What a team member may know before the first tick: the kitchen, who is who, the rules' horizon."""
         return {
             "env": self.name,
-            "episode_id": self.layout.name,
-            "layout": self.layout.name,
-            "terrain": self.layout.terrain,
+            "episode_id": self.grid_layout.name,
+            "layout": self.grid_layout.name,
+            "terrain": self.grid_layout.terrain,
+            "starts": [list(cell) for cell in self.grid_layout.starts],
             "agent_id": agent_id,
             "agent_name": AGENT_NAMES[agent_id],
             "agent_index": self.possible_agents.index(agent_id),
@@ -253,7 +273,7 @@ class OvercookedEnv(ParallelEnv):
 
     def render(self) -> str:
         """The kitchen as text: `1`/`2` cooks, `o`/`d`/`s` on counters (onion, dish, soup), pots as onion counts."""
-        rows = [list(row) for row in self.layout.terrain]
+        rows = [list(row) for row in self.grid_layout.terrain]
         marks = {"onion": "o", "dish": "d", "soup": "s", "tomato": "t"}
         for cell, obj in self.state.objects.items():
             x, y = cell
@@ -262,7 +282,7 @@ class OvercookedEnv(ParallelEnv):
             rows[cell[1]][cell[0]] = "_"
         for index, player in enumerate(self.state.players):
             rows[player.position[1]][player.position[0]] = str(index + 1)
-        head = f"{self.layout.name} tick {self.time}/{self.horizon} score {self.score}"
+        head = f"{self.grid_layout.name} tick {self.time}/{self.horizon} score {self.score}"
         return "\n".join([head, *("".join(r) for r in rows)])
 
     def close(self) -> None:

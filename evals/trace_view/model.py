@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.trace_view.grid_replay import build_grid_frames, is_grid
 from coopgraph.evals.trace_view.replay import action_kind, build_frames
 
 KEEP_LLM = ("node", "attempt", "model", "backend", "prompt", "response", "prompt_tokens", "completion_tokens",
@@ -132,7 +133,11 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
     steps = [e for e in events if e.get("type") == "env_step"]
     agents = list(start.get("agents") or sorted({a for e in steps for a in e.get("agents", {})}))
     last_step = int(steps[-1]["step"]) if steps else 0
-    frames, item_table = build_frames(start.get("layout"), agents, steps)
+    layout = start.get("layout")
+    if is_grid(layout):  # a kitchen of cells (Overcooked), not rooms of objects
+        frames, item_table = build_grid_frames(layout, agents, steps), {"items": {}, "open": {}}
+    else:
+        frames, item_table = build_frames(layout, agents, steps)
     timeline = {a: [] for a in agents}
     for event in steps:
         for agent, info in (event.get("agents") or {}).items():

@@ -13,7 +13,7 @@ from coopgraph.testing import scripted_lm
 
 
 def test_unknown_member_lists_baselines_and_specs() -> None:
-    with pytest.raises(UnknownMemberError, match=r"baselines: mhp.*graph specs: .*coela"):
+    with pytest.raises(UnknownMemberError, match=r"baselines: .*mhp.*graph specs: .*coela"):
         make_team(["mhp", "cola"])
 
 

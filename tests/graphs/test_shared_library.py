@@ -13,7 +13,7 @@ from coopgraph.nodes.registry import NODES
 
 CORE = {"perception.perceive", "memory.retrieve", "planning.list_actions", "planning.choose_action",
         "execution.start_plan", "execution.step_plan"}
-METHODS = ("coela", "capo", "reveca")
+METHODS = ("coela", "capo", "reveca", "llmco")
 
 
 def _uses(name: str) -> set[str]:

@@ -129,7 +129,7 @@ def test_an_answer_outside_the_list_becomes_wait_and_counts_as_invalid() -> None
 
 def test_the_kit_passes_the_conformance_check() -> None:
     report = check_kit("overcooked", episodes=["cramped_room", "no_counter_door", "forced_coordination"], steps=20)
-    assert report.capabilities == frozenset() and report.prompt_env == "overcooked"
+    assert report.capabilities == frozenset({"layout"}) and report.prompt_env == "overcooked"
     assert {"pick", "wait", "move_away"} <= set(report.affordances)
     assert report.primitives and report.primitives <= {"north", "south", "east", "west", "stay", "interact", "wait"}
 
@@ -141,3 +141,16 @@ def test_every_place_of_the_paper_layouts_is_described(layout: str) -> None:
     for letter in ("o", "p", "d", "c", "s", "g"):
         for label in belief.kitchen.ids(letter):
             assert f" {label} is " in text
+
+
+def test_the_layout_facts_say_who_reaches_what_in_the_states_own_labels() -> None:
+    forced = start("forced_coordination")["alice"].belief.layout_facts()
+    cooks = {c["name"]: {g["letter"]: g["labels"] for g in c["places"]} for c in forced["cooks"]}
+    assert cooks["Alice"]["c"] == ["c0", "c1"] and cooks["Alice"]["d"] == ["d0"] and "o" not in cooks["Alice"]
+    assert cooks["Bob"]["o"] == ["o0", "o1"] and cooks["Bob"]["p"] == ["p0"]
+    assert forced["divided"] and [g["span"] for g in forced["both"]] == ["s0 to s2"]
+    cramped = start("cramped_room")["bob"].belief.layout_facts()
+    assert not cramped["divided"] and not cramped["nobody"]
+    assert [g["span"] for g in cramped["places"]] == ["o0, o1", "p0", "d0", "c0", "k0 to k8"]
+    gated = start("no_counter_door")["alice"].belief.layout_facts()
+    assert [g["labels"] for g in gated["nobody"]] == [["d0"]] and gated["gates"] == "g0, g1"

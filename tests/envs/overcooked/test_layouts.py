@@ -70,7 +70,7 @@ def test_a_layout_file_of_ones_own_plays(tmp_path: Path) -> None:
     path = tmp_path / "mine.layout"
     path.write_text(CRAMPED)
     env = envs.make("overcooked", layout=str(path))
-    assert env.layout.name == "mine" and env.layout.starts == ((1, 2), (3, 1))
+    assert env.grid_layout.name == "mine" and env.grid_layout.starts == ((1, 2), (3, 1))
 
 
 def test_at_the_cli_a_bad_layout_is_one_error_without_a_traceback(tmp_path: Path) -> None:

@@ -23,7 +23,7 @@ def directive(phrase: str) -> KitchenAffordance:
 
 
 def managers(env: OvercookedEnv, bob_yields: bool = True) -> dict[str, ActionManager]:
-    kitchen = Kitchen.from_layout(env.layout)
+    kitchen = Kitchen.from_layout(env.grid_layout)
     return {"alice": ActionManager(kitchen, yields=False), "bob": ActionManager(kitchen, yields=bob_yields)}
 
 
@@ -53,7 +53,7 @@ def test_loading_an_unready_pot_waits_there_and_asks_again() -> None:
     observations, _ = env.reset()
     for move in ("south", "interact", "north", "east", "north"):  # a plate, then to the pot's side facing it
         observations, *_ = env.step({"alice": f"[{move}]", "bob": "[stay]"})
-    manager = ActionManager(Kitchen.from_layout(env.layout), yields=False)
+    manager = ActionManager(Kitchen.from_layout(env.grid_layout), yields=False)
     step = manager.next_action(directive("load soup on plate from c0."), observations["alice"])
     assert (step.status, step.action and step.action.kind, step.reason) == (SkillStatus.FAILED, "stay",
                                                                              "soup in c0 is not ready")
@@ -100,7 +100,7 @@ def test_without_the_rule_the_standoff_lasts(tmp_path: Path) -> None:
 def test_move_away_steps_away_from_the_partner_and_wait_stays() -> None:
     env = envs.make("overcooked", layout="cramped_room")
     observations, _ = env.reset()
-    manager = ActionManager(Kitchen.from_layout(env.layout), yields=False)
+    manager = ActionManager(Kitchen.from_layout(env.grid_layout), yields=False)
     step = manager.next_action(directive("move away."), observations["alice"])
     # Alice (1, 2) is west of and below Bob (3, 1): west is away but a counter, south away but a dispenser; then
     # the fixed order west, north, south, east gives north
