@@ -19,13 +19,17 @@ app.add_typer(data_app, name="data")
 @data_app.command("decisions")
 def decisions(
     out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
-    env: str = typer.Option("cwah", "--env", help="environment: cwah or cwah-noisy"),
-    episode_set: str = typer.Option("train", "--set", help="episode set: train or test"),
-    team: str = typer.Option("mhp,mhp", "--team", help="expert team: mhp / mhp-silent (recorded), other baselines"),
-    limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes of the set"),
+    env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy or overcooked"),
+    episode_set: str = typer.Option("train", "--set", help="episode set: train or test (Overcooked: test is LLM-Co's "
+                                    "seven paper layouts, train every other layout of LLM-Co's set)"),
+    team: str = typer.Option(None, "--team", help="expert team: mhp / mhp-silent (recorded), other baselines "
+                             "[default: mhp,mhp; Overcooked: greedy,greedy, greedy cooks recorded]"),
+    limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes (layouts) "
+                                       "of the set"),
     seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
-    spec: str = typer.Option("coela-lite", "--spec", help="graph spec whose nodes render facts, options and prompt "
-                             "(default: the planner-only CoELA variant the local-coop planner learned)"),
+    spec: str = typer.Option(None, "--spec", help="graph spec whose nodes render facts, options and prompt "
+                             "[default: coela-lite, the planner-only CoELA variant the local-coop planner learned; "
+                             "Overcooked: llmco-lite, LLM-Co's prompt answered with the action alone]"),
     oracle_restarts: int = typer.Option(300, "--oracle-restarts", min=0, help="randomised restarts of the oracle"),
     perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
                                   help="share of decision points where the expert follows a random option instead "
@@ -34,12 +38,18 @@ def decisions(
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
     from coopgraph.envs.registry import UnknownEnvironmentError
-    from coopgraph.evals.decisions import DecisionRenderer, episode_decisions, episode_ids, write_jsonl
+    from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, episode_decisions, episode_ids, write_jsonl
     from coopgraph.evals.teams import UnknownMemberError, parse_team
 
+    kitchen = env == "overcooked"
+    if kitchen:
+        from coopgraph.evals import overcooked_decisions
+    team = team or ("greedy,greedy" if kitchen else "mhp,mhp")
+    spec = spec or (overcooked_decisions.KITCHEN_SPEC if kitchen else DECISION_SPEC)
     try:
         members = parse_team(team)
-        episodes = episode_ids(episode_set, limit_episodes)
+        episodes = (overcooked_decisions.layout_set(episode_set) if kitchen
+                    else episode_ids(episode_set))[:limit_episodes]
         renderer = DecisionRenderer(spec)
     except (UnknownMemberError, ValueError, KeyError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
@@ -47,10 +57,14 @@ def decisions(
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
 
     def records() -> Iterator[dict[str, Any]]:
-        task = progress.add_task("episodes", total=len(episodes))
+        task = progress.add_task("layouts" if kitchen else "episodes", total=len(episodes))
         for episode in episodes:
-            yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
-                                         oracle_restarts=oracle_restarts, perturb=perturb)
+            if kitchen:
+                yield from overcooked_decisions.layout_decisions(episode, members, renderer=renderer, seed=seed,
+                                                                 perturb=perturb)
+            else:
+                yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
+                                             oracle_restarts=oracle_restarts, perturb=perturb)
             progress.advance(task)
 
     try:

@@ -252,12 +252,15 @@ class DecisionRenderer:
         resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory,
                                    affordances=kit.affordances, kit=kit, agents=list(agents))
         facts = self._run("memory.retrieve", {"observation": snap.observation}, resources)["facts"]
+        if "memory.layout" in self.ids:  # a spec that describes the world's fixed map (LLM-Co's layout text)
+            facts = self._run("memory.layout", {"facts": facts}, resources)["facts"]
         listed = self._run("planning.list_actions", {"message": None, "facts": facts}, resources)
         facts = listed.get("facts", facts)  # a spec may have list_actions add notes (distances) to the facts
         if "planning.shortlist" in self.ids:  # and a shortlist between listing and choosing
             listed = self._run("planning.shortlist", {**listed, "facts": facts}, resources)
             facts = listed["facts"]
-        ranking = prerank(memory, listed["options"], snap.observation.time)
+        ranked = kit.capabilities >= PRERANK_NEEDS
+        ranking = prerank(memory, listed["options"], snap.observation.time) if ranked else []
         return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
                         ranking)
 
@@ -273,6 +276,10 @@ class DecisionRenderer:
             ctx.params = ctx.params.model_copy(update=params)
         predict = ctx.program.predict
         return adapter_for(ctx).format(predict.signature, predict.demos, {"context": dict(facts), "options": actions})
+
+
+#: What REVECA's pre-ranking reads from a belief (a world without them, e.g. Overcooked, gets no pre-ranking).
+PRERANK_NEEDS = frozenset({"objects", "rooms", "spatial", "partners"})
 
 
 def prerank(memory: AgentMemory, options: list[Affordance], step: int) -> list[tuple[int, str]]:

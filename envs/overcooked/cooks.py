@@ -43,6 +43,9 @@ class KitCook:
     def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
         raise NotImplementedError
 
+    def ended(self, plan: KitchenAffordance, status: str, tick: int) -> None:
+        """A directive has ended (`done` or `failed`); a recorder logs it as the graph's action history does."""
+
     def act(self, observation: Observation) -> PrimitiveAction:
         assert self.kit is not None, "reset() the cook before it acts"
         belief = self.kit.belief
@@ -55,6 +58,7 @@ class KitCook:
                 self.plan = self.choose(belief, options)
             step = self.kit.skillbook.next_action(self.plan, observation)
             if step.status != SkillStatus.RUNNING:
+                self.ended(self.plan, str(step.status), observation.time)
                 self.plan = None
             if step.action is not None:
                 return step.action

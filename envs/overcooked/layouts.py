@@ -57,6 +57,12 @@ class Layout:
         return len(self.terrain)
 
 
+#: The layouts LLM-Co reports: the five classic ones (table 1) and the two gated Overcooked-Assist ones (tables
+#: 3-4: `no_counter_door` is Gated Delivery, `soup_passing_door` is Locked).
+PAPER_LAYOUTS = ("cramped_room", "asymmetric_advantages", "coordination_ring", "forced_coordination",
+                 "counter_circuit_o_1order", "no_counter_door", "soup_passing_door")
+
+
 def layout_names() -> list[str]:
     """Every shipped layout name: LLM-Co's by their own name, overcooked-ai 1.1.0's as `overcooked_ai/<name>`."""
     names = [p.stem for p in (LAYOUT_DIR / DEFAULT_SET).glob("*.layout")]

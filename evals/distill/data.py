@@ -14,6 +14,7 @@ from typing import Any
 from llama_cpp.llama_chat_format import format_chatml
 
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
+from coopgraph.nodes.context import AgentResources
 
 #: What the distilled profile answers with: the option's own text at once, no reasoning line. Copying the text
 #: of the chosen action is far easier for a small model to learn than mapping a choice onto a letter.
@@ -32,9 +33,11 @@ def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "
     index = decision[f"{label}_index"]
     if len(decision["options"]) < 2 or index is None:
         return None
-    messages = renderer.messages(decision["facts"], decision["options"], params=DISTILL_PARAMS)
+    resources = AgentResources(env=decision.get("prompt_env", "cwah"))  # the world's own templates
+    messages = renderer.messages(decision["facts"], decision["options"], resources, params=DISTILL_PARAMS)
+    answer_label = getattr(renderer.choose_context().params, "answer_label", "Answer")  # LLM-Co's is `Action`
     return {"id": decision["id"], "split": decision["split"], "prompt": chat_prompt(messages),
-            "completion": f"Answer: {decision['options'][index]}", "n_options": len(decision["options"])}
+            "completion": f"{answer_label}: {decision['options'][index]}", "n_options": len(decision["options"])}
 
 
 def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = DECISION_SPEC,

@@ -1,0 +1,88 @@
+"""Overcooked decision points: the greedy cook's choices rendered as LLM-Co's prompt, held out by layout."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from typer.testing import CliRunner
+
+from coopgraph import envs
+from coopgraph.cli import app
+from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
+from coopgraph.evals.decisions import DecisionRenderer
+from coopgraph.evals.distill.data import chat_prompt, example
+from coopgraph.evals.graph_agent import GraphAgent
+from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set
+from coopgraph.evals.runner import run_episode
+from coopgraph.testing import scripted_lm
+
+
+@pytest.fixture(scope="module")
+def records() -> list[dict[str, Any]]:
+    return layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                            horizon=120)
+
+
+def test_the_paper_layouts_are_held_out_and_training_kitchens_have_two_cooks() -> None:
+    assert layout_set("test") == list(PAPER_LAYOUTS)
+    train = layout_set("train")
+    assert len(train) > 20 and not set(train) & set(PAPER_LAYOUTS)
+    assert all(len(load_layout(name).starts) == 2 for name in train)
+    with pytest.raises(ValueError, match="sets: train"):
+        layout_set("everything")
+
+
+def test_each_point_is_a_real_choice_labelled_with_the_greedy_cooks_pick(records: list[dict[str, Any]]) -> None:
+    assert len(records) > 20 and {r["agent"] for r in records} == {"alice", "bob"}
+    for record in records:
+        assert len(record["options"]) >= 2 and not set(record["options"]) <= {"wait.", "move away."}
+        assert record["options"][record["expert_index"]] == record["expert_choice"]
+        assert record["messages"][-1]["content"].rstrip().endswith(
+            f"Available Actions: [{', '.join(record['options'])}].")
+        assert record["split"] == "test"
+    again = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                             horizon=120)
+    assert json.dumps(again) == json.dumps(records)
+
+
+def test_the_rendered_prompt_is_what_the_wiring_sends_in_play(records: list[dict[str, Any]]) -> None:
+    lm = scripted_lm(["Action: wait."] * 200)
+    env = envs.make("overcooked", layout="cramped_room", horizon=3)
+    run_episode(env, [GraphAgent(KITCHEN_SPEC, lm=lm), make_baseline("greedy")], seed=0)
+    sent = [{"role": {"system": "system", "human": "user", "ai": "assistant"}[m.type], "content": m.content}
+            for m in lm.chat_model.calls[0][0]]
+    first = next(r for r in records if r["agent"] == "alice" and r["step"] == 0)
+    assert sent == first["messages"]
+
+
+def test_a_distillation_pair_answers_with_the_action_label_of_the_wiring(records: list[dict[str, Any]]) -> None:
+    point = records[0]
+    pair = example(point, DecisionRenderer(KITCHEN_SPEC))
+    assert pair is not None and pair["prompt"] == chat_prompt(point["messages"])
+    assert pair["completion"] == f"Action: {point['expert_choice']}"
+    assert "Explanation:" not in pair["prompt"] and "Answer in this form: Action: <action>." in pair["prompt"]
+
+
+def test_detours_are_followed_but_the_label_stays_the_experts() -> None:
+    detoured = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                                horizon=120, perturb=0.5)
+    off_course = [r for r in detoured if r["followed"] != r["expert_choice"]]
+    assert off_course and all(r["options"][r["expert_index"]] == r["expert_choice"] for r in off_course)
+
+
+def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> None:
+    runner = CliRunner()
+    out = tmp_path / "points.jsonl"
+    done = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--set", "test", "--limit-episodes", "1",
+                               "-o", str(out), "--json"])
+    assert done.exit_code == 0, done.output
+    summary = json.loads(done.stdout)
+    assert summary["spec"] == "llmco-lite" and summary["team"] == ["greedy", "greedy"] and summary["decisions"] > 0
+    first = json.loads(out.read_text().splitlines()[0])
+    assert first["episode"] == "cramped_room" and first["env"] == "overcooked"
+    wrong = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--set", "all", "-o", str(out)])
+    assert wrong.exit_code == 2 and "the paper's seven" in wrong.output and "Traceback" not in wrong.output
