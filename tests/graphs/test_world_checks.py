@@ -54,7 +54,7 @@ def spec_file(tmp_path: Path) -> Path:
 
 
 #: LLM-Co's wirings play Overcooked only (they need the `layout` capability and Overcooked's prompts).
-KITCHEN_ONLY = ("llmco", "llmco-helper")
+KITCHEN_ONLY = ("llmco", "llmco-helper", "llmco-lite")
 
 
 def test_every_shipped_spec_fits_cwah_but_llmcos_which_fit_overcooked() -> None:
