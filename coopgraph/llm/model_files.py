@@ -65,6 +65,7 @@ ADAPTERS_DIR = Path(__file__).parent / "adapters"
 #: SHA-256 of the shipped adapters; `coopgraph distill` prints the value for a newly trained one.
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
+KITCHEN_ADAPTER_SHA256 = "FILL"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
@@ -93,6 +94,13 @@ MODEL_FILES["local-coop-brief"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-brief", adapter="local-coop-brief.gguf",
     adapter_sha256=BRIEF_ADAPTER_SHA256, spec="coela-brief",
     description="Gemma 3 270M + a LoRA adapter distilled from MHP decisions on coela-brief's short prompt")
+# The kitchen planner: distilled from the greedy cook's choices on llmco-lite's prompt (LLM-Co's state and feasible
+# actions, the action alone as the reply), on every two-cook layout of LLM-Co's set but the paper's seven.
+MODEL_FILES["local-coop-kitchen"] = replace(
+    MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
+    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite",
+    description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
+                "prompt")
 
 
 class ModelFileError(RuntimeError):
