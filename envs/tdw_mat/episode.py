@@ -158,15 +158,15 @@ def _train() -> list[TDWEpisode]:
 
 
 def shipped_episode(episode_id: str) -> TDWEpisode:
-    """`train/N` or `train/1a_0_0/food` from the converted train split."""
+    """`train/N` or `train/1a_0_0/food` (or, the train split being the default, `N` or `1a_0_0/food`)."""
     episodes = _train()
     keys = [e.key for e in episodes]
     prefix, _, rest = episode_id.partition("/")
-    if prefix == TRAIN_SET:
-        if rest.isdigit() and int(rest) < len(episodes):
-            return episodes[int(rest)]
-        if rest in keys:
-            return episodes[keys.index(rest)]
+    rest = rest if prefix == TRAIN_SET else episode_id  # the train set is the default: `3` is `train/3`
+    if rest.isdigit() and int(rest) < len(episodes):
+        return episodes[int(rest)]
+    if rest in keys:
+        return episodes[keys.index(rest)]
     raise UnknownEpisodeError(f"unknown TDW-MAT episode {episode_id!r}; shipped: train/0..train/{len(keys) - 1} "
                               f"or train/<key> with key one of {', '.join(keys)}; or pass dataset=DIR for a CoELA "
                               "dataset folder")

@@ -284,7 +284,7 @@ class World:
         body.hands[body.hands.index(target.id)] = None
         target.holder, target.inside = None, container.id
         container.contents.append(target.id)
-        return Outcome(action, self.rules.frames_put_in, group=AffordanceGroup.DELIVER)
+        return Outcome(action, self.rules.frames_put_in)
 
     def _drop(self, body: Body, action: PrimitiveAction, thing: Thing) -> Outcome:
         body.hands[body.hands.index(thing.id)] = None
