@@ -38,7 +38,8 @@ class RHPAgent:
         self.unseen: set[tuple[int, int]] = set(self.plan.cells(CELL))
         self.satisfied: set[int] = set()
         self.unreachable: set[int] = set()
-        self.sub_goal, self.mode = DECIDE, None
+        self.sub_goal = DECIDE
+        self.mode: Mode | None = None
         self.goal_id: int | None = None
         self.goal_point: Point | None = None
         self.events = 0
@@ -173,7 +174,9 @@ class RHPAgent:
                 if obs.room_id == self.plan.bed_room and distance(position, bed) <= BED_WITHIN:
                     self.mode = "interact"
                     return self._drop()
-                return steer(self.plan, position, heading, bed) if self.events <= MOVE_EVENTS else self._give_up()
+                if self.events > MOVE_EVENTS:
+                    return self._give_up()
+                return steer(self.plan, position, heading, bed)
             target = self.belief.objects.get(self.goal_id or -1)
             if target is None or target not in self._free(self.sub_goal) or target.position is None:
                 self.mode = None
@@ -181,8 +184,9 @@ class RHPAgent:
             if distance(position, target.position) <= MOVE_WITHIN:
                 self.mode = "interact"
                 return PrimitiveAction(kind="grasp", target_id=target.id, target_name=target.name)
-            return steer(self.plan, position, heading, target.position) if self.events <= MOVE_EVENTS \
-                else self._give_up()
+            if self.events > MOVE_EVENTS:
+                return self._give_up()
+            return steer(self.plan, position, heading, target.position)
         if self.mode == "interact":
             if self.sub_goal == BED:
                 return self._drop()
@@ -202,7 +206,8 @@ class RHPAgent:
         self.satisfied |= set(held) | {i for c in self.belief.contents.values() for i in c}
         return PrimitiveAction(kind="drop", target_id=held[0], target_name=self.belief.objects[held[0]].name)
 
-    def _give_up(self) -> None:
+    def _give_up(self) -> PrimitiveAction | None:
+        """After too many events: forget this object and decide again (no action this round)."""
         if self.goal_id is not None and self.sub_goal != BED:
             self.unreachable.add(self.goal_id)
         self.mode = None

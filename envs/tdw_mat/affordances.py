@@ -37,10 +37,11 @@ class TDWAffordances:
                                           notes=(f"puts {target.label} into the held container {container.label}",)))
         if held and belief.bed_seen:
             bed = belief.objects[belief.bed_id]
-            carried = tuple(i for i in belief.hand_items) + tuple(i for c in belief.contents.values() for i in c)
+            carried = tuple(belief.hand_items) + tuple(i for c in belief.contents.values() for i in c)
             options.append(Affordance(kind=TRANSPORT, group=AffordanceGroup.DELIVER, target_id=bed.id,
-                                      target_name=bed.name, room_id=bed.room_id, room_name=belief.room_name(bed.room_id),
-                                      target_ids=carried, cost=self._frames(belief, bed) + 15 * len(held),
+                                      target_name=bed.name, room_id=bed.room_id,
+                                      room_name=belief.room_name(bed.room_id), target_ids=carried,
+                                      cost=self._frames(belief, bed) + belief.rules.frames_drop * len(held),
                                       distance=self._metres(belief, bed)))
         for room_id, room in belief.rooms.items():
             if room_id != belief.room_id:

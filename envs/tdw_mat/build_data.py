@@ -40,7 +40,7 @@ def build_floorplans(source: Path) -> dict[str, Any]:
                      if abs((p := _xz(o["position"]))[0]) <= MAP[0] and abs(p[1]) <= MAP[1]]
         boxes: dict[str, list[float]] = {}
         for point in furniture + list(floors.values()):
-            floor = min(floors, key=lambda k, p=point: distance(floors[k], p))
+            floor = min(floors, key=lambda k, p=point: distance(floors[k], p))  # type: ignore[misc]
             box = boxes.setdefault(floor, [point[0], point[1], point[0], point[1]])
             box[:] = [min(box[0], point[0]), min(box[1], point[1]), max(box[2], point[0]), max(box[3], point[1])]
         xs, zs = [p[0] for p in furniture], [p[1] for p in furniture]

@@ -143,10 +143,11 @@ class TDWMatEnv(ParallelEnv):
         body = world.agents[agent_id]
         last = body.last if self.statuses[agent_id] != ONGOING else None
         shown = started or last
+        result = last or started
         return {
             "step": world.time,
             "action": shown.action.text if shown else None,
-            "ok": (last or started).ok if (last or started) else True,
+            "ok": result.ok if result else True,
             "reason": (last.reason if last and not last.ok else started.reason if started else ""),
             "cost": started.cost if started else 0,
             "ready": world.ready(agent_id),

@@ -114,7 +114,8 @@ def convert_episode(folder: Path, entry: dict[str, Any], shared: dict[str, Any])
                            f"the {len(added)} add_object commands of {stem}.json")
     objects = []
     for command, (model, room_type) in zip(added, rooms, strict=True):
-        kind = "target" if model in lists["target"] else "container" if model in lists["container"] else None
+        kind: Literal["target", "container"] | None = (
+            "target" if model in lists["target"] else "container" if model in lists["container"] else None)
         if kind is None or model != command["name"]:
             continue  # the other task's objects (or a mismatch, which the metadata never has)
         position = command["position"]

@@ -7,6 +7,7 @@ Time is frames; a held container's contents are listed among `holding` with `ins
 from __future__ import annotations
 
 import random
+from typing import Literal
 
 from pydantic import Field
 
@@ -15,7 +16,8 @@ from coopgraph.envs.tdw_mat.floorplan import FloorPlan, distance
 from coopgraph.envs.tdw_mat.perception import visible_agents, visible_things
 from coopgraph.envs.tdw_mat.world import BED_ID, Body, Thing, World
 
-KINDS = {"target": "item", "container": "container", "bed": "surface"}
+KINDS: dict[str, Literal["item", "container", "surface"]] = {"target": "item", "container": "container",
+                                                             "bed": "surface"}
 
 
 class TDWObservation(HouseObservation):
