@@ -5,7 +5,8 @@ folder instead of the shipped train split. Each `step` starts the actions of the
 the clock until any agent's action ends (CoELA's asynchronous setting): the others' actions go on, their
 observations say `ready=False`, and what they are sent meanwhile is ignored. Messages reach every other agent at
 the next step (held for a busy one until it is free). The episode ends when every target is at the bed or at
-3000 frames. Any rule in `TDWRules` is an option (`frames_per_move=14`, `p_miss={...}`).
+3000 frames. Any rule in `TDWRules` is an option (`frames_per_move=14`, `p_miss={...}`); `faithful_explore=True`
+tells the agents' skill books to reproduce the reference code, where only an agent's first explore turns.
 """
 
 from __future__ import annotations
@@ -37,18 +38,19 @@ class TDWMatEnv(ParallelEnv):
     metadata = {"name": "tdw_mat_v0", "render_modes": ["ansi"], "is_parallelizable": True}
 
     def __init__(self, episode: str | int = "train/0", *, num_agents: int = 2, dataset: str | Path | None = None,
-                 max_steps: int | None = None, name: str = "tdw-mat", render_mode: str | None = None,
-                 **rules: Any) -> None:
+                 max_steps: int | None = None, faithful_explore: bool = False, name: str = "tdw-mat",
+                 render_mode: str | None = None, **rules: Any) -> None:
         if not 1 <= num_agents <= len(AGENT_IDS):
             raise ValueError(f"num_agents must be 1..{len(AGENT_IDS)}, got {num_agents}")
         unknown = set(rules) - set(TDWRules.model_fields)
         if unknown:
             raise TypeError(f"unknown tdw-mat option(s) {sorted(unknown)}; known: episode, num_agents, dataset, "
-                            f"max_steps, render_mode, {', '.join(TDWRules.model_fields)}")
+                            f"max_steps, faithful_explore, render_mode, {', '.join(TDWRules.model_fields)}")
         if max_steps is not None:
             rules["max_frames"] = max_steps
         self.rules = TDWRules.model_validate(rules)
         self.name, self.render_mode, self.dataset = name, render_mode, dataset
+        self.faithful_explore = faithful_explore  # for the kit's skill book: only a first explore turns
         self.possible_agents = list(AGENT_IDS[:num_agents])
         self.agents: list[str] = []
         self._observation_space = Text(max_length=1_000_000, min_length=0, charset=_CHARSET)
@@ -185,6 +187,7 @@ class TDWMatEnv(ParallelEnv):
             "rules": self.rules,
             "config": self.rules,
             "primitives": list(PRIMITIVES),
+            "faithful_explore": self.faithful_explore,
             "max_steps": self.horizon,
         }
 

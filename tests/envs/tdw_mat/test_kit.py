@@ -82,3 +82,28 @@ def test_the_reader_notes_where_a_partner_says_things_are(env: TDWMatEnv) -> Non
     kit.read_message(kit.belief, Message(sender="bob", step=9,
                                          text=f"I transported <{apple.name}> ({apple.id}) to the bed."))
     assert apple.id in kit.belief.transported
+
+
+def test_faithful_explore_turns_only_on_the_first_explore() -> None:
+    from tests.envs.tdw_mat.conftest import make_env
+
+    env = make_env(faithful_explore=True)
+    kit = _kit(env)
+    obs, _ = env.reset(seed=0)
+    kit.belief.update(obs["alice"])
+    room = env.world.agents["alice"].room_id
+    centre = env.plan.rooms[room].center
+    place(env, "alice", centre)
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    turns = []
+    for _ in range(2):
+        plan = next(o for o in kit.affordances.available(kit.belief) if o.kind == "explore")
+        kinds = []
+        while (step := kit.skillbook.next_action(plan, obs["alice"])).status == SkillStatus.RUNNING:
+            kinds.append(step.action.kind)
+            obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
+            while not obs["alice"].ready:
+                obs, *_ = env.step({"bob": "[wait]"})
+        turns.append(kinds.count("turn_left"))
+        kit.belief.explored[room] = "part"  # offered again
+    assert turns == [16, 0]
