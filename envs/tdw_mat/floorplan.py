@@ -20,7 +20,6 @@ from typing import Any
 Point = tuple[float, float]
 #: Where the shipped geometry lives (derived from ThreeDWorld's BSD-2 data: `data/LICENSE-tdw.txt`).
 FLOORPLANS_FILE = "floorplans.json"
-#: Floor i of the scene, per region index: TDW numbers regions differently from floors (see build_data.py).
 
 
 class FloorplanError(ValueError):
@@ -151,8 +150,9 @@ def _load_floorplan(scene: str, layout: int, room_types: tuple[str, ...]) -> Flo
     key = scene.rstrip("abcdefghijklmnopqrstuvwxyz")
     data = _shipped()["scenes"].get(key)
     if data is None:
-        raise FloorplanError(f"scene {scene!r} has no floorplan data; shipped: {', '.join(known_scenes())} "
-                             "(scene 2's rooms still need fitting by hand: its floor centres are all equal)")
+        raise FloorplanError(f"scene {scene!r} has no floorplan data: coopgraph.envs.tdw_mat's data/{FLOORPLANS_FILE} "
+                             f"has scenes {', '.join(known_scenes())} (scene 2's rooms still need fitting by hand: "
+                             "its floor centres are all equal)")
     plan = data["layouts"].get(str(layout))
     if plan is None:
         raise FloorplanError(f"scene {scene!r} has no layout {layout}; shipped: {', '.join(sorted(data['layouts']))}")

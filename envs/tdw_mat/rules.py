@@ -13,8 +13,6 @@ from typing import Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 Perception = Literal["oracle", "detector"]
-#: Object classes the detector misses with their own probability.
-DETECTOR_CLASSES = ("food", "stuff", "container", "bed", "agent")
 
 
 class TDWRules(BaseModel):

@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
-from coopgraph.envs.tdw_mat.episode import TDWEpisode
+from coopgraph.envs.tdw_mat.episode import EpisodeObject, TDWEpisode
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, Point, distance
 from coopgraph.envs.tdw_mat.rules import TDWRules
 
@@ -101,11 +101,10 @@ class World:
             start = self._start(index)
             self.agents[agent_id] = Body(agent_id, agent_id.capitalize(), start, 0.0, plan.room_of(start))
 
-    def _labelled_room(self, obj: object) -> int:
+    def _labelled_room(self, obj: EpisodeObject) -> int:
         """The nearest room of the type the metadata records (two dataset objects sit where two rooms meet)."""
-        position, room_type = obj.position, obj.room_type  # type: ignore[attr-defined]
-        rooms = [r for r in self.plan.rooms.values() if r.type == room_type] or list(self.plan.rooms.values())
-        return min(rooms, key=lambda r: distance(r.center, position)).id
+        rooms = [r for r in self.plan.rooms.values() if r.type == obj.room_type] or list(self.plan.rooms.values())
+        return min(rooms, key=lambda r: distance(r.center, obj.position)).id
 
     def _start(self, index: int) -> Point:
         """The dataset gives two starts; a third or fourth agent starts half a metre beside one of them."""
