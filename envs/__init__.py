@@ -2,7 +2,8 @@
 
 `make("cwah", episode="test/0", num_agents=2)` builds Communicative Watch-And-Help; `"cwah-noisy"` adds
 dummy objects (`noise=10` by default); `"toyhouse"` is the small second world of `coopgraph.testing`;
-`make("overcooked", layout="cramped_room", horizon=400)` is Overcooked-AI with LLM-Co's layouts and rules.
+`make("overcooked", layout="cramped_room", horizon=400)` is Overcooked-AI with LLM-Co's layouts and rules;
+`make("tdw-mat", episode="train/0")` is TDW-MAT as text, in frames.
 Environments never import graphs, nodes, prompts, memory or evals.
 """
 
@@ -38,6 +39,11 @@ register("overcooked", "coopgraph.envs.overcooked.env:make_overcooked")
 OVERCOOKED_CAPABILITIES: tuple[str, ...] = ("layout",)
 register_kit("overcooked", "coopgraph.envs.overcooked.kit:make_kit", capabilities=OVERCOOKED_CAPABILITIES,
              prompt_env="overcooked")
+# TDW-MAT (CoELA's second world) as text: frames as time, rooms and doors from ThreeDWorld's floorplans.
+register("tdw-mat", "coopgraph.envs.tdw_mat.env:make_tdw_mat")
+TDW_MAT_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "partners")
+register_kit("tdw-mat", "coopgraph.envs.tdw_mat.kit:make_kit", capabilities=TDW_MAT_CAPABILITIES,
+             prompt_env="tdw-mat")
 
 __all__ = ["KitInfo", "UnknownEnvironmentError", "agent_kit", "kit_info", "kits", "make", "register", "register_kit",
            "registered"]

@@ -1,5 +1,6 @@
 """Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, the
-toyhouse's `"toyhouse-expert"`, and Overcooked's `"greedy"` and `"random"` cooks.
+toyhouse's `"toyhouse-expert"`, Overcooked's `"greedy"` and `"random"` cooks,
+and TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner).
 
 Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
 lower bound on team steps for an episode.
@@ -55,9 +56,15 @@ def _random_cook(**options: Any) -> TeamMember:
     return RandomCook(**options)
 
 
+def _rhp(**options: Any) -> TeamMember:
+    from coopgraph.envs.baselines.rhp import RHPAgent
+
+    return RHPAgent(**options)
+
+
 _BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
                                                     "toyhouse-expert": _toyhouse_expert, "greedy": _greedy_cook,
-                                                    "random": _random_cook}
+                                                    "random": _random_cook, "rhp": _rhp}
 
 
 def registered_baselines() -> list[str]:

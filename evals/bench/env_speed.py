@@ -1,7 +1,8 @@
 """How fast the worlds step: C-WAH steps per second with two MHP agents choosing the actions, Overcooked ticks per
-second with two greedy cooks, and for each the share of that time spent inside `env.step` itself.
+second with two greedy cooks, TDW-MAT frames per second with two RHP agents, and for each the share of that time
+spent inside `env.step` itself.
 
-Run: `python -m coopgraph.evals.bench.env_speed [--world cwah|overcooked|all] [--episodes 10] [--noise 0]`.
+Run: `python -m coopgraph.evals.bench.env_speed [--world cwah|overcooked|tdw-mat|all] [--episodes 10] [--noise 0]`.
 """
 
 from __future__ import annotations
@@ -13,6 +14,7 @@ from typing import Any
 
 from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.protocol import WAIT
 
 #: The paper's seven Overcooked layouts (llmco.md §5), played for 400 ticks each.
 OVERCOOKED_LAYOUTS = ("cramped_room", "asymmetric_advantages", "coordination_ring", "forced_coordination",
@@ -60,6 +62,28 @@ def measure_overcooked(layouts: tuple[str, ...] = OVERCOOKED_LAYOUTS, horizon: i
                                       [make_baseline("greedy"), make_baseline("greedy")]) for name in layouts])
 
 
+def measure_tdw_mat(episodes: int = 24) -> tuple[int, float, float]:
+    """TDW-MAT: total frames, seconds, seconds inside env.step, two RHP agents on the first `episodes` train
+    episodes. Time is frames, and a busy agent is sent WAIT without being asked, as the runner does."""
+    frames, total, in_env = 0, 0.0, 0.0
+    for index in range(episodes):
+        env = make("tdw-mat", episode=f"train/{index}")
+        team = [make_baseline("rhp"), make_baseline("rhp")]
+        started = time.perf_counter()
+        observations, _ = env.reset(seed=index)
+        for offset, (agent, member) in enumerate(zip(env.possible_agents, team, strict=True)):
+            member.reset(agent, env.agent_info(agent), index + offset)
+        members = dict(zip(env.possible_agents, team, strict=True))
+        while env.agents:
+            actions = {a: members[a].act(observations[a]) if observations[a].ready else WAIT for a in env.agents}
+            before = time.perf_counter()
+            observations, *_ = env.step(actions)
+            in_env += time.perf_counter() - before
+        frames += env.world.time
+        total += time.perf_counter() - started
+    return frames, total, in_env
+
+
 def _report(title: str, unit: str, steps: int, total: float, in_env: float) -> None:
     print(f"{title}: {steps} {unit}")
     print(f"  with agents:  {steps / total:8.0f} {unit}/s ({1000 * total / steps:.2f} ms per {unit[:-1]})")
@@ -68,7 +92,7 @@ def _report(title: str, unit: str, steps: int, total: float, in_env: float) -> N
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--world", choices=("cwah", "overcooked", "all"), default="all")
+    parser.add_argument("--world", choices=("cwah", "overcooked", "tdw-mat", "all"), default="all")
     parser.add_argument("--episodes", type=int, default=10, help="C-WAH episodes")
     parser.add_argument("--noise", type=int, default=0, help="C-WAH dummy objects")
     args = parser.parse_args()
@@ -80,6 +104,9 @@ def main() -> None:
         measure_overcooked(OVERCOOKED_LAYOUTS[:1], horizon=20)  # warm imports
         _report(f"Overcooked, 2 greedy cooks, {len(OVERCOOKED_LAYOUTS)} layouts x 400 ticks", "ticks",
                 *measure_overcooked())
+    if args.world in ("tdw-mat", "all"):
+        measure_tdw_mat(1)  # warm imports and the floorplans' caches
+        _report("TDW-MAT, 2 RHP agents, the 24 train episodes to 3000 frames or done", "frames", *measure_tdw_mat())
 
 
 if __name__ == "__main__":

@@ -1,0 +1,109 @@
+"""The kit: CoELA's action list in its order, the progress text, the skill book and the message reader."""
+
+from __future__ import annotations
+
+from coopgraph.envs import agent_kit
+from coopgraph.envs.protocol import Message, SkillStatus
+from coopgraph.envs.tdw_mat.belief import Known
+from coopgraph.envs.tdw_mat.env import TDWMatEnv
+from tests.envs.tdw_mat.conftest import place, put_thing, things
+
+
+def _kit(env: TDWMatEnv, agent: str = "alice"):  # noqa: ANN202 - an AgentKit
+    return agent_kit("tdw-mat", env.agent_info(agent))
+
+
+def test_the_action_list_follows_coelas_order(env: TDWMatEnv) -> None:
+    apple, bowl = things(env, "target")[0], things(env, "container")[0]
+    place(env, "alice", (0.74, -2.78))
+    put_thing(env, apple, (0.74, -1.5))
+    put_thing(env, bowl, (0.9, -1.5))
+    kit = _kit(env)
+    obs, *_ = env.step({"alice": "[turn_left]", "bob": "[wait]"})
+    kit.belief.update(obs["alice"])
+    kinds = [o.kind for o in kit.affordances.available(kit.belief, message="hi")]
+    assert kinds[0] == "send_message"
+    first_goto = kinds.index("goto")
+    assert kinds[1:first_goto] == sorted(kinds[1:first_goto], key=lambda k: k != "gograb")  # grabs, targets first
+    assert kinds[-1] == "explore" and "transport" not in kinds  # nothing held, and the bed is unseen
+    grabs = [o for o in kit.affordances.available(kit.belief) if o.kind == "gograb"]
+    assert grabs[0].target_id == apple.id and bowl.id in [o.target_id for o in grabs]
+
+
+def test_put_in_and_transport_appear_when_they_can_be_done(env: TDWMatEnv) -> None:
+    bowl, apple = things(env, "container")[0], things(env, "target")[0]
+    body = env.world.agents["alice"]
+    body.hands = [bowl.id, apple.id]
+    bowl.holder = apple.holder = "alice"
+    kit = _kit(env)
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    kit.belief.update(obs["alice"])
+    kinds = [o.kind for o in kit.affordances.available(kit.belief)]
+    assert "putin" in kinds and "gograb" not in kinds and "transport" not in kinds
+    bed_id = env.agent_info("alice")["bed_id"]
+    kit.belief.objects[bed_id] = Known(bed_id, "bed", "surface", env.plan.bed_room, env.plan.bed)  # seen
+    kinds = [o.kind for o in kit.affordances.available(kit.belief)]
+    assert kinds.index("putin") < kinds.index("transport") < kinds.index("goto")
+
+
+def test_progress_text_reads_like_coelas(env: TDWMatEnv) -> None:
+    kit = _kit(env)
+    obs, _ = env.reset(seed=0)
+    kit.belief.update(obs["alice"])
+    text = kit.belief.progress_text()
+    assert text.startswith("I've taken 0/3000 frames. We've not transported anything to the bed yet.")
+    assert "I'm holding nothing." in text and "I don't know where Bob is." in text
+
+
+def test_explore_walks_to_the_centre_then_sweeps_16_turns(env: TDWMatEnv) -> None:
+    kit = _kit(env)
+    obs, _ = env.reset(seed=0)
+    kit.belief.update(obs["alice"])
+    plan = next(o for o in kit.affordances.available(kit.belief) if o.kind == "explore")
+    for _ in range(200):
+        step = kit.skillbook.next_action(plan, obs["alice"])
+        if step.status != SkillStatus.RUNNING:
+            break
+        obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
+        while not obs["alice"].ready:
+            obs, *_ = env.step({"bob": "[wait]"})
+        kit.belief.update(obs["alice"])
+    assert step.status == SkillStatus.DONE
+    assert kit.belief.explored[plan.target_id] == "all"
+
+
+def test_the_reader_notes_where_a_partner_says_things_are(env: TDWMatEnv) -> None:
+    kit = _kit(env)
+    apple = things(env, "target")[0]
+    kit.read_message(kit.belief, Message(sender="bob", step=5,
+                                         text=f"I found <{apple.name}> ({apple.id}) in the <Kitchen> (1000)."))
+    known = kit.belief.objects[apple.id]
+    assert known.room_id == 1000 and known.source == "told" and kit.belief.partners["bob"].last_heard_step == 5
+    kit.read_message(kit.belief, Message(sender="bob", step=9,
+                                         text=f"I transported <{apple.name}> ({apple.id}) to the bed."))
+    assert apple.id in kit.belief.transported
+
+
+def test_faithful_explore_turns_only_on_the_first_explore() -> None:
+    from tests.envs.tdw_mat.conftest import make_env
+
+    env = make_env(faithful_explore=True)
+    kit = _kit(env)
+    obs, _ = env.reset(seed=0)
+    kit.belief.update(obs["alice"])
+    room = env.world.agents["alice"].room_id
+    centre = env.plan.rooms[room].center
+    place(env, "alice", centre)
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    turns = []
+    for _ in range(2):
+        plan = next(o for o in kit.affordances.available(kit.belief) if o.kind == "explore")
+        kinds = []
+        while (step := kit.skillbook.next_action(plan, obs["alice"])).status == SkillStatus.RUNNING:
+            kinds.append(step.action.kind)
+            obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
+            while not obs["alice"].ready:
+                obs, *_ = env.step({"bob": "[wait]"})
+        turns.append(kinds.count("turn_left"))
+        kit.belief.explored[room] = "part"  # offered again
+    assert turns == [16, 0]

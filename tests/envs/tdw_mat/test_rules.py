@@ -1,0 +1,121 @@
+"""Hands, containers, put-in, grasp range and delivery near the bed in the bedroom."""
+
+from __future__ import annotations
+
+from coopgraph.envs.tdw_mat.env import TDWMatEnv
+from coopgraph.envs.tdw_mat.world import Thing
+from tests.envs.tdw_mat.conftest import place, put_thing, things
+
+
+def _run(env: TDWMatEnv, action: str) -> dict:
+    """Alice does `action` to its end (bob waits); her last info."""
+    obs, *_, infos = env.step({"alice": action, "bob": "[wait]"})
+    while not obs["alice"].ready:
+        obs, *_, infos = env.step({"bob": "[wait]"})
+    return {"obs": obs["alice"], "info": infos["alice"]}
+
+
+def _grasp(env: TDWMatEnv, thing: Thing) -> dict:
+    body = env.world.agents["alice"]
+    put_thing(env, thing, (body.position[0] + 0.5, body.position[1]))
+    return _run(env, f"[grasp] <{thing.name}> ({thing.id})")
+
+
+def _in_livingroom(env: TDWMatEnv) -> None:
+    place(env, "alice", (0.74, -2.78))
+
+
+def test_two_hands_a_third_grasp_fails(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    first, second, third = things(env, "target")[:3]
+    assert _grasp(env, first)["obs"].last_action_ok and _grasp(env, second)["obs"].last_action_ok
+    refused = _grasp(env, third)
+    assert not refused["obs"].last_action_ok and "both hands are full" in refused["obs"].last_action_reason
+    assert env.world.agents["alice"].held() == [first.id, second.id]
+
+
+def test_put_in_needs_a_container_and_a_target(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    first, second = things(env, "target")[:2]
+    _grasp(env, first)
+    _grasp(env, second)
+    before = env.world.time
+    refused = _run(env, "[put_in]")
+    assert not refused["obs"].last_action_ok and "container" in refused["obs"].last_action_reason
+    assert env.world.time - before == env.rules.frames_invalid
+
+
+def test_a_container_holds_three_and_a_fourth_put_in_spends_its_frames(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    bowl = things(env, "container")[0]
+    targets = things(env, "target")[:4]
+    _grasp(env, bowl)
+    for target in targets[:3]:
+        _grasp(env, target)
+        done = _run(env, "[put_in]")
+        assert done["obs"].last_action_ok and target.inside == bowl.id
+    assert bowl.contents == [t.id for t in targets[:3]]
+    holding = _run(env, "[wait]")["obs"].holding
+    assert [o.inside for o in holding] == [None, bowl.id, bowl.id, bowl.id]
+    _grasp(env, targets[3])
+    before = env.world.time
+    refused = _run(env, "[put_in]")
+    assert not refused["obs"].last_action_ok and "already holds 3" in refused["obs"].last_action_reason
+    assert env.world.time - before == env.rules.frames_put_in and targets[3].inside is None
+
+
+def test_grasp_range_is_two_metres(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    apple = things(env, "target")[0]
+    put_thing(env, apple, (0.74, -0.79))  # 1.99 m
+    assert _run(env, f"[grasp] <{apple.name}> ({apple.id})")["obs"].last_action_ok
+    pear = things(env, "target")[1]
+    body = env.world.agents["alice"]
+    put_thing(env, pear, (body.position[0], body.position[1] - 2.01))
+    assert not _run(env, f"[grasp] <{pear.name}> ({pear.id})")["obs"].last_action_ok
+
+
+def _near_bed(env: TDWMatEnv) -> tuple[float, float]:
+    bed = env.plan.bed
+    room = env.plan.rooms[env.plan.bed_room].center
+    return (bed[0] + (room[0] - bed[0]) * 0.3, bed[1] + (room[1] - bed[1]) * 0.3)
+
+
+def test_a_held_target_near_the_bed_counts_and_stays_counted(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    apple = things(env, "target")[0]
+    _grasp(env, apple)
+    assert env.world.delivered() == 0
+    place(env, "alice", _near_bed(env))
+    _run(env, "[wait]")
+    assert apple.delivered and env.world.delivered() == 1
+    _in_livingroom(env)
+    assert _run(env, "[wait]")["info"]["delivered"] == 1  # sticky
+
+
+def test_nothing_counts_three_metres_or_more_from_the_bed_or_outside_the_bedroom(env: TDWMatEnv) -> None:
+    apple = things(env, "target")[0]
+    bed = env.plan.bed
+    put_thing(env, apple, (bed[0], bed[1] + 3.05))
+    _run(env, "[wait]")
+    assert not apple.delivered
+
+
+def test_a_container_never_counts_and_is_lost_once_dropped_at_the_bed(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    bowl, apple = things(env, "container")[0], things(env, "target")[0]
+    _grasp(env, bowl)
+    _grasp(env, apple)
+    _run(env, "[put_in]")
+    place(env, "alice", _near_bed(env))
+    dropped = _run(env, f"[drop] <{bowl.name}> ({bowl.id})")
+    assert dropped["obs"].last_action_ok and bowl.lost and apple.delivered
+    assert env.world.delivered() == 1 and env.metrics().transport_rate == 0.1
+    again = _run(env, f"[grasp] <{bowl.name}> ({bowl.id})")
+    assert not again["obs"].last_action_ok
+
+
+def test_an_unreadable_action_spends_a_frame_and_says_why(env: TDWMatEnv) -> None:
+    out = _run(env, "fly away")
+    assert not out["obs"].last_action_ok and "could not read" in out["obs"].last_action_reason
+    assert out["obs"].time == 1
