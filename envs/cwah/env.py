@@ -8,11 +8,9 @@ forms (`obs.model_dump_json()`, `action.text`), which is what PettingZoo's API t
 from __future__ import annotations
 
 import random
-import string
 from pathlib import Path
 from typing import Any
 
-from gymnasium.spaces import Space, Text
 from pettingzoo import ParallelEnv
 
 from coopgraph.envs.cwah.config import CWAHConfig
@@ -23,11 +21,10 @@ from coopgraph.envs.cwah.metrics import EpisodeMetrics, measure
 from coopgraph.envs.cwah.observation import Observer
 from coopgraph.envs.cwah.state import AGENT_IDS, WorldState
 from coopgraph.envs.protocol import HouseObservation, Message, PrimitiveAction
+from coopgraph.envs.text_spaces import TextSpaces
 
-_TEXT_CHARSET = frozenset(string.printable)
 
-
-class CWAHEnv(ParallelEnv):
+class CWAHEnv(TextSpaces, ParallelEnv):
     """A decentralised, partially observed household task for 1–4 agents with costly messages."""
 
     metadata = {"name": "cwah_v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -69,19 +66,9 @@ class CWAHEnv(ParallelEnv):
         self.step_count = 0
         self._inbox: list[Message] = []
         self.last_outcomes: dict[str, Outcome] = {}
-        self._observation_space = Text(max_length=1_000_000, min_length=0, charset=_TEXT_CHARSET)
-        self._action_spaces = {
-            agent: Text(max_length=self.config.max_message_chars + 100, min_length=1, charset=_TEXT_CHARSET)
-            for agent in self.possible_agents
-        }
+        self.set_text_spaces(self.config.max_message_chars)
 
-    def observation_space(self, agent: str) -> Space:
-        """Text: an observation's JSON form (`obs.model_dump_json()`); the same object on every call."""
-        return self._observation_space
 
-    def action_space(self, agent: str) -> Space:
-        """Text: a primitive action's text form (`action.text`); the same object on every call."""
-        return self._action_spaces[agent]
 
     def reset(
         self, seed: int | None = None, options: dict[str, Any] | None = None

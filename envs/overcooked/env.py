@@ -10,11 +10,9 @@ truncates at the horizon. Rewards are the team's points of the tick (20 per soup
 
 from __future__ import annotations
 
-import string
 from dataclasses import dataclass, field
 from typing import Any
 
-from gymnasium.spaces import Space, Text
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -25,13 +23,13 @@ from coopgraph.envs.overcooked.observation import FACING, HELD_WORDS, Overcooked
 from coopgraph.envs.overcooked.observe import GOAL_TEXT, held, observe, pots
 from coopgraph.envs.overcooked.upstream import Action, Direction
 from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
+from coopgraph.envs.text_spaces import TextSpaces
 
 AGENT_IDS: tuple[str, str] = ("alice", "bob")
 AGENT_NAMES: dict[str, str] = {"alice": "Alice", "bob": "Bob"}  # LLM-Co's names; Alice is the grid's `1`
 MOVES: dict[str, Any] = {"north": Direction.NORTH, "south": Direction.SOUTH, "east": Direction.EAST,
                          "west": Direction.WEST, "stay": Action.STAY, "wait": Action.STAY,
                          "interact": Action.INTERACT, SEND_MESSAGE: Action.STAY}
-_CHARSET = frozenset(string.printable)
 
 
 class OvercookedConfig(BaseModel):
@@ -65,7 +63,7 @@ class _Outcome:
     message: Message | None = None
 
 
-class OvercookedEnv(ParallelEnv):
+class OvercookedEnv(TextSpaces, ParallelEnv):
     """Two cooks make three-onion soups in one Overcooked layout for a fixed number of ticks."""
 
     metadata = {"name": "overcooked_v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -85,8 +83,7 @@ class OvercookedEnv(ParallelEnv):
             raise ValueError(f"Overcooked is played by {len(AGENT_IDS)} cooks, got num_agents={num_agents}")
         self.possible_agents = list(AGENT_IDS)
         self.agents: list[str] = []
-        self._observation_space = Text(max_length=1_000_000, min_length=0, charset=_CHARSET)
-        self._action_space = Text(max_length=max_message_chars + 100, min_length=1, charset=_CHARSET)
+        self.set_text_spaces(max_message_chars)
         self._start()
 
     def _load(self, name: str) -> None:
@@ -111,13 +108,7 @@ class OvercookedEnv(ParallelEnv):
     def horizon(self) -> int:
         return self.config.max_steps
 
-    def observation_space(self, agent: str) -> Space:
-        """Text: an observation's JSON form; the same object on every call."""
-        return self._observation_space
 
-    def action_space(self, agent: str) -> Space:
-        """Text: a primitive action's text form (`[north]`, `[interact]`); the same object on every call."""
-        return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, OvercookedObservation], dict[str, dict[str, Any]]]:

@@ -12,11 +12,9 @@ tells the agents' skill books to reproduce the reference code, where only an age
 from __future__ import annotations
 
 import random
-import string
 from pathlib import Path
 from typing import Any
 
-from gymnasium.spaces import Space, Text
 from pettingzoo import ParallelEnv
 
 from coopgraph.envs.protocol import PrimitiveAction
@@ -26,13 +24,13 @@ from coopgraph.envs.tdw_mat.metrics import AgentMetrics, TDWMetrics
 from coopgraph.envs.tdw_mat.observation import TDWObservation, goal_predicates, observe, room_infos
 from coopgraph.envs.tdw_mat.rules import TDWRules
 from coopgraph.envs.tdw_mat.world import AGENT_IDS, BED_ID, PRIMITIVES, Outcome, World
+from coopgraph.envs.text_spaces import TextSpaces
 
-_CHARSET = frozenset(string.printable)
 #: TDW's action status: 0 ongoing, 1 success, 2 failure.
 ONGOING, SUCCESS, FAILURE = 0, 1, 2
 
 
-class TDWMatEnv(ParallelEnv):
+class TDWMatEnv(TextSpaces, ParallelEnv):
     """Two to four agents transport targets, by hand or in containers, to the bed within 3000 frames."""
 
     metadata = {"name": "tdw_mat_v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -53,8 +51,7 @@ class TDWMatEnv(ParallelEnv):
         self.faithful_explore = faithful_explore  # for the kit's skill book: only a first explore turns
         self.possible_agents = list(AGENT_IDS[:num_agents])
         self.agents: list[str] = []
-        self._observation_space = Text(max_length=1_000_000, min_length=0, charset=_CHARSET)
-        self._action_space = Text(max_length=self.rules.max_message_chars + 100, min_length=1, charset=_CHARSET)
+        self.set_text_spaces(self.rules.max_message_chars)
         self._load(episode)
         self._begin(self.rules.seed)
 
@@ -75,13 +72,7 @@ class TDWMatEnv(ParallelEnv):
     def horizon(self) -> int:
         return self.rules.max_frames
 
-    def observation_space(self, agent: str) -> Space:
-        """Text: an observation's JSON form; the same object on every call."""
-        return self._observation_space
 
-    def action_space(self, agent: str) -> Space:
-        """Text: a primitive's text form (`[move_forward]`, `[grasp] <apple> (123)`); the same object every call."""
-        return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, TDWObservation], dict[str, dict[str, Any]]]:

@@ -7,19 +7,16 @@ act in an order that rotates every tick, so two grabs of one item resolve the sa
 
 from __future__ import annotations
 
-import string
 from typing import Any
 
-from gymnasium.spaces import Space, Text
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel
 
 from coopgraph.envs.protocol import HouseObservation, PrimitiveAction
+from coopgraph.envs.text_spaces import TextSpaces
 from coopgraph.testing.toyhouse.episodes import EpisodeSpec, grid, load_episode
 from coopgraph.testing.toyhouse.observe import describe_goal, observe, room_infos
 from coopgraph.testing.toyhouse.world import AGENT_IDS, HouseRules, Outcome, World
-
-_CHARSET = frozenset(string.printable)
 
 
 class AgentMetrics(BaseModel):
@@ -46,7 +43,7 @@ class HouseMetrics(BaseModel):
         return {key: float(value) for key, value in self.model_dump(exclude={"per_agent"}).items()}
 
 
-class ToyhouseEnv(ParallelEnv):
+class ToyhouseEnv(TextSpaces, ParallelEnv):
     """Two agents (or one) fetch items and deliver them to surfaces and containers in a three-room house."""
 
     metadata = {"name": "toyhouse_v0", "render_modes": ["ansi"], "is_parallelizable": True}
@@ -66,8 +63,7 @@ class ToyhouseEnv(ParallelEnv):
         self.possible_agents = list(AGENT_IDS[:num_agents])
         self.agents: list[str] = []
         self.world = World(self.episode, self.grid, self.possible_agents, self.config)
-        self._observation_space = Text(max_length=1_000_000, min_length=0, charset=_CHARSET)
-        self._action_space = Text(max_length=self._rules.max_message_chars + 100, min_length=1, charset=_CHARSET)
+        self.set_text_spaces(self._rules.max_message_chars)
 
     @property
     def config(self) -> HouseRules:
@@ -78,13 +74,7 @@ class ToyhouseEnv(ParallelEnv):
     def horizon(self) -> int:
         return self.config.max_steps  # type: ignore[return-value]
 
-    def observation_space(self, agent: str) -> Space:
-        """Text: an observation's JSON form; the same object on every call."""
-        return self._observation_space
 
-    def action_space(self, agent: str) -> Space:
-        """Text: a primitive action's text form (`[take] <apple> (21)`); the same object on every call."""
-        return self._action_space
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None
               ) -> tuple[dict[str, HouseObservation], dict[str, dict[str, Any]]]:
