@@ -308,6 +308,25 @@ def episode_ids(episode_set: str, limit: int | None = None) -> list[str]:
     return [f"{episode_set}/{i}" for i in range(min(size, limit or size))]
 
 
+def point_record(snap: Snapshot, seen: Rendered, renderer: DecisionRenderer, *, env: str, episode: str, split: str,
+                 team: list[str], oracle: tuple[int | None, str | None, str] = (None, None, "none")
+                 ) -> dict[str, Any]:
+    """One decision point as a JSON-ready record (every world writes the same fields), labelled with the expert's
+    choice and, where there is one, the oracle's (option index, subgoal, how it maps)."""
+    texts = [o.text for o in seen.options]
+    return {
+        "id": f"{env}/{episode}/{snap.agent}/{snap.number:03d}",
+        "env": env, "episode": episode, "step": snap.observation.time, "agent": snap.agent,
+        "split": split, "team": list(team), "facts": seen.facts, "options": texts,
+        "expert_index": texts.index(snap.choice.text), "expert_choice": snap.choice.text,
+        "oracle_index": oracle[0], "oracle_choice": None if oracle[0] is None else texts[oracle[0]],
+        "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
+        "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
+        "prerank": [i for i, _ in seen.ranking], "prerank_notes": [note for _, note in seen.ranking],
+        "followed": snap.followed.text,
+    }
+
+
 def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
                       oracle_restarts: int = 300, env_options: dict[str, Any] | None = None,
                       perturb: float = 0.0) -> list[dict[str, Any]]:
@@ -336,17 +355,8 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
         if snap.truth is not None:
             oracle = oracle_label(snap.truth, agents, snap.agent, seen.options, config=env.config,
                                   restarts=oracle_restarts)
-        records.append({
-            "id": f"{env_name}/{env.episode.episode_id}/{snap.agent}/{snap.number:03d}",
-            "env": env_name, "episode": env.episode.episode_id, "step": snap.observation.time, "agent": snap.agent,
-            "split": split, "team": list(team), "facts": seen.facts, "options": texts,
-            "expert_index": texts.index(snap.choice.text), "expert_choice": snap.choice.text,
-            "oracle_index": oracle[0], "oracle_choice": None if oracle[0] is None else texts[oracle[0]],
-            "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
-            "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
-            "prerank": [i for i, _ in seen.ranking], "prerank_notes": [note for _, note in seen.ranking],
-            "followed": snap.followed.text,
-        })
+        records.append(point_record(snap, seen, renderer, env=env_name, episode=env.episode.episode_id,
+                                    split=split, team=team, oracle=oracle))
     return records
 
 

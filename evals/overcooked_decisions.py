@@ -23,7 +23,7 @@ from coopgraph.envs.overcooked.belief import OvercookedBelief
 from coopgraph.envs.overcooked.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
 from coopgraph.envs.protocol import Observation, PrimitiveAction
-from coopgraph.evals.decisions import DecisionRenderer, Snapshot
+from coopgraph.evals.decisions import DecisionRenderer, Snapshot, point_record
 from coopgraph.evals.runner import run_episode
 from coopgraph.memory.episodic import EpisodicMemory
 
@@ -108,14 +108,8 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
         texts = [o.text for o in seen.options]
         if snap.choice.text not in texts:
             continue
-        records.append({
-            "id": f"overcooked/{layout}/{snap.agent}/{snap.number:03d}", "env": "overcooked", "episode": layout,
-            "step": snap.observation.time, "agent": snap.agent, "split": split_of(layout), "team": list(team),
-            "facts": seen.facts, "options": texts, "expert_index": texts.index(snap.choice.text),
-            "expert_choice": snap.choice.text, "oracle_index": None, "oracle_choice": None, "oracle_subgoal": None,
-            "oracle_match": "none", "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env,
-            "messages": seen.messages, "prerank": [], "prerank_notes": [], "followed": snap.followed.text,
-        })
+        records.append(point_record(snap, seen, renderer, env="overcooked", episode=layout, split=split_of(layout),
+                                    team=team))
     return records
 
 
