@@ -34,6 +34,11 @@ def decisions(
     perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
                                   help="share of decision points where the expert follows a random option instead "
                                        "(still labelled with its own choice), so the data covers off-course states"),
+    learner: str = typer.Option(None, "--learner", help="Overcooked: an LLM setting (e.g. local-coop-kitchen) that "
+                                "drives the first greedy cook through the spec's choice node, each point still "
+                                "labelled with the greedy cook's choice (a DAgger round: the states the planner "
+                                "reaches)"),
+    horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
@@ -51,6 +56,12 @@ def decisions(
         episodes = (overcooked_decisions.layout_set(episode_set) if kitchen
                     else episode_ids(episode_set))[:limit_episodes]
         renderer = DecisionRenderer(spec)
+        if learner is not None and not kitchen:
+            raise ValueError("--learner drives a greedy cook: it works with --env overcooked only")
+        learner_lm = None
+        if learner is not None:
+            from coopgraph.llm.factory import make_lm
+            learner_lm = make_lm(learner)
     except (UnknownMemberError, ValueError, KeyError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -61,7 +72,8 @@ def decisions(
         for episode in episodes:
             if kitchen:
                 yield from overcooked_decisions.layout_decisions(episode, members, renderer=renderer, seed=seed,
-                                                                 perturb=perturb)
+                                                                 perturb=perturb, horizon=horizon,
+                                                                 learner_lm=learner_lm)
             else:
                 yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
                                              oracle_restarts=oracle_restarts, perturb=perturb)
@@ -72,7 +84,8 @@ def decisions(
             summary = write_jsonl(records(), out)
     except (UnknownEnvironmentError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
-    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb}
+    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
+                "learner": learner}
     if as_json:
         emit_json(summary)
         return

@@ -264,6 +264,14 @@ class DecisionRenderer:
         return Rendered(facts, listed["options"], self.messages(facts, listed["actions"], resources), kit.prompt_env,
                         ranking)
 
+    def decide(self, snap: Snapshot, agents: list[str], lm: Any) -> str | None:
+        """What the spec's choice node, asking `lm`, would pick at this snapshot (its fallback for an unusable
+        answer, as in play): the learner's move in a DAgger roll-in."""
+        seen = self.render(snap, agents)
+        resources = AgentResources(agent_id=snap.agent, env=seen.prompt_env, lm=lm, agents=list(agents))
+        state = {"facts": seen.facts, "actions": [o.text for o in seen.options], "options": seen.options}
+        return self._run("planning.choose_action", state, resources)["choice"]
+
     def _run(self, use: str, state: dict[str, Any], resources: AgentResources) -> dict[str, Any]:
         return NODES.get(use).fn(state, node_context(self.loaded, self.ids[use], resources))
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import copy
 import hashlib
 import random
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from coopgraph import envs
@@ -46,17 +46,23 @@ def layout_set(name: str) -> list[str]:
                      f"seven), test (the paper's seven: {', '.join(PAPER_LAYOUTS)})")
 
 
+#: A learner's move at a snapshot: the text of the directive it picks (None: it would pick nothing).
+Learner = Callable[[Snapshot], "str | None"]
+
+
 class RecordingCook(GreedyCook):
     """The greedy cook, snapshotting what it knew at each choice among two or more directives. With `perturb` it
-    follows a random feasible directive at that share of its choices (still labelled with its own), so the data
-    also covers states the greedy cook would never reach by itself."""
+    follows a random feasible directive at that share of its choices; with a `learner` it follows the learner's
+    pick at every choice (DAgger's roll-in). Either way each point is labelled with the greedy cook's own choice,
+    so the data also covers states the greedy cook would never reach by itself."""
 
     name = "greedy"
 
-    def __init__(self, actions_kept: int = 5, perturb: float = 0.0) -> None:
+    def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None) -> None:
         super().__init__()
         self.actions_kept = actions_kept
         self.perturb = perturb
+        self.learner = learner
 
     def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
         super().reset(agent_id, env_info, seed)
@@ -74,12 +80,16 @@ class RecordingCook(GreedyCook):
         choice = super().choose(belief, options)
         if len(options) < 2 or {o.text for o in options} <= _IDLE or self.observation is None:
             return choice
-        followed = choice
-        if self.perturb and self.detours.random() < self.perturb:
-            followed = self.detours.choice(options)
-        self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
-                                       copy.deepcopy(belief), copy.deepcopy(self.episodic), choice, None, followed))
-        return followed
+        snap = Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation, copy.deepcopy(belief),
+                        copy.deepcopy(self.episodic), choice, None, choice)
+        if self.learner is not None:
+            picked = self.learner(snap)
+            snap.followed = next((o for o in options if o.text == picked), None) or next(
+                o for o in options if o.text == WAIT)  # as in play: an unusable answer waits this tick
+        elif self.perturb and self.detours.random() < self.perturb:
+            snap.followed = self.detours.choice(options)
+        self.snapshots.append(snap)
+        return snap.followed  # type: ignore[return-value]  # a kit option, KitchenAffordance
 
     def ended(self, plan: KitchenAffordance, status: str, tick: int) -> None:
         self.episodic.add_action(plan.text, tick, status if status in ("done", "failed") else "failed")
@@ -93,14 +103,29 @@ def split_of(layout: str) -> str:
 
 
 def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                     perturb: float = 0.0, horizon: int = 400) -> list[dict[str, Any]]:
-    """Play one layout with the team (`greedy` members are recorded) and return its decision points."""
+                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None) -> list[dict[str, Any]]:
+    """Play one layout with the team (`greedy` members are recorded) and return its decision points. With
+    `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger: the
+    states a distilled planner reaches, labelled with what the greedy cook would have done there)."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
-    members = [RecordingCook(actions_kept, perturb) if name == "greedy" else make_baseline(name) for name in team]
-    run_episode(env, members, seed=seed)
     agents = list(env.possible_agents)
-    snapshots = sorted((s for m in members if isinstance(m, RecordingCook) for s in m.snapshots),
+
+    def planner(snap: Snapshot) -> str | None:
+        return renderer.decide(snap, agents, learner_lm)
+
+    learner: Learner | None = planner if learner_lm is not None else None
+    members: list[Any] = []
+    for name in team:
+        if name == "greedy":
+            members.append(RecordingCook(actions_kept, perturb, learner))
+            learner = None  # only the first greedy member is driven by the learner
+        else:
+            members.append(make_baseline(name))
+    run_episode(env, members, seed=seed)
+    recorded = [m for m in members if isinstance(m, RecordingCook)]
+    driven = {m.agent_id for m in recorded if m.learner is not None}
+    snapshots = sorted((s for m in recorded for s in m.snapshots),
                        key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
     records = []
     for snap in snapshots:
@@ -108,8 +133,10 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
         texts = [o.text for o in seen.options]
         if snap.choice.text not in texts:
             continue
-        records.append(point_record(snap, seen, renderer, env="overcooked", episode=layout, split=split_of(layout),
-                                    team=team))
+        record = point_record(snap, seen, renderer, env="overcooked", episode=layout, split=split_of(layout),
+                              team=team)
+        record["rollin"] = "learner" if snap.agent in driven else "expert"
+        records.append(record)
     return records
 
 

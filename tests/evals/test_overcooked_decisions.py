@@ -86,3 +86,21 @@ def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> 
     assert first["episode"] == "cramped_room" and first["env"] == "overcooked"
     wrong = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--set", "all", "-o", str(out)])
     assert wrong.exit_code == 2 and "the paper's seven" in wrong.output and "Traceback" not in wrong.output
+
+
+def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> None:
+    """With a learner, the first greedy cook goes where the model's answers take it; each point is still labelled
+    with what the greedy cook would have done there, and an unusable answer waits, as in play."""
+    script = ["Action: pick up plate from p0."] + ["Action: load soup on plate from c0."] * 20 + ["nonsense"] * 200
+    lm = scripted_lm(script)
+    rollin = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                              horizon=40, learner_lm=lm)
+    alice = [r for r in rollin if r["agent"] == "alice"]
+    assert {r["rollin"] for r in alice} == {"learner"} and {r["rollin"] for r in rollin if r["agent"] == "bob"} == {
+        "expert"}
+    assert alice[0]["followed"] == "pick up plate from p0." and alice[0]["expert_choice"].startswith("pick up onion")
+    plated = [r for r in alice[1:] if "load soup on plate from c0." in r["options"]]
+    assert plated and plated[0]["followed"] == "load soup on plate from c0."
+    assert plated[0]["expert_choice"] != "load soup on plate from c0."  # the pot is not cooking yet: set it down
+    assert any(r["followed"] == "wait." for r in alice)  # "nonsense" is not an action: the cook waits
+    assert len(lm.chat_model.calls) == len(alice)
