@@ -87,7 +87,8 @@ def optimize(
 
 @app.command("distill")
 def distill(
-    data: Path = typer.Option(..., "--data", help="decision points from `coopgraph data decisions` (train set)"),
+    data: list[Path] = typer.Option(..., "--data", help="decision points from `coopgraph data decisions` (train "
+                                    "set); repeat to pool several files, e.g. the expert's and a DAgger round's"),
     out: Path = typer.Option(..., "-o", "--out", help="LoRA adapter GGUF to write"),
     spec: str = typer.Option("coela-lite", "--spec", help="graph spec whose choice prompt is distilled"),
     limit: int = typer.Option(1000, "--limit", min=1, help="training pairs (about 2.3 s each on 2 cores)"),
@@ -109,11 +110,12 @@ def distill(
 
     if not python.exists():
         fail(f"no training interpreter at {python}; run `make distill-env` (PyTorch CPU, transformers, peft)")
-    if not data.exists():
-        fail(f"no decisions file {data}; write one with `coopgraph data decisions --set train -o {data}`")
+    for path in data:
+        if not path.exists():
+            fail(f"no decisions file {path}; write one with `coopgraph data decisions --set train -o {path}`")
     base = model_files.require("local-tiny")
     pairs = out.with_suffix(".pairs.jsonl")
-    counts = distill_data.write_examples(read_jsonl(data), pairs, spec=spec)
+    counts = distill_data.write_examples((d for path in data for d in read_jsonl(path)), pairs, spec=spec)
     console.print(f"wrote {sum(counts.values())} prompt/completion pairs to {pairs} ({counts})", highlight=False)
     script = Path(distill_data.__file__).with_name("train.py")
     command = [str(python), str(script), str(pairs), "--base", str(base), "--out", str(out), "--limit", str(limit),

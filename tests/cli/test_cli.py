@@ -19,7 +19,7 @@ runner = CliRunner()
 def test_validate_every_bad_fixture_exits_nonzero_with_locations() -> None:
     for path in sorted(BAD.glob("*.yaml")):
         result = runner.invoke(app, ["graph", "validate", str(path)])
-        assert result.exit_code == 1, result.output
+        assert result.exit_code == 2, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert f"{path.name}:" in result.output and " E" in result.output
 
@@ -109,3 +109,14 @@ def test_run_trace_names_the_file_and_never_overwrites_one(tmp_path: Path) -> No
     assert trace.read_bytes() == before
     wrong = runner.invoke(app, ["run", "--team", "mhp,mhp", "--trace", str(tmp_path / "pair.txt")])
     assert wrong.exit_code == 2 and ".jsonl" in wrong.output
+
+
+def test_distill_pools_several_decision_files_and_names_a_missing_one(tmp_path: Path) -> None:
+    present = tmp_path / "expert.jsonl"
+    present.write_text("")
+    missing = tmp_path / "dagger-round-1.jsonl"
+    result = runner.invoke(app, ["distill", "--data", str(present), "--data", str(missing), "-o",
+                                 str(tmp_path / "a.gguf"), "--python", sys.executable])
+    assert result.exit_code == 2, result.output
+    assert f"no decisions file {missing}" in " ".join(result.output.split())
+    assert result.exception is None or isinstance(result.exception, SystemExit)
