@@ -158,6 +158,11 @@ def _train() -> list[TDWEpisode]:
     return [TDWEpisode.model_validate(e) for e in json.loads(text)]
 
 
+def train_episodes() -> list[TDWEpisode]:
+    """The shipped train split, in `test_env.json` order."""
+    return list(_train())
+
+
 def shipped_episode(episode_id: str) -> TDWEpisode:
     """`train/N` or `train/1a_0_0/food` (or, the train split being the default, `N` or `1a_0_0/food`)."""
     episodes = _train()
