@@ -109,7 +109,9 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
             "versions": next((e.get("versions") for e in events if e.get("type") == "manifest"), None),
         })
         try:
-            row["tr_bound"] = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))
+            tr_bound = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))
+            if tr_bound is not None:  # kept among the metrics (the store's columns are C-WAH's)
+                row["metrics"]["tr_bound"] = tr_bound
             row["oracle_bound"] = oracle_bound_for(job.env, job.env_options, job.episode, len(job.members))
         except Exception:  # noqa: BLE001 - a missing bound must not lose a finished episode
             row["oracle_bound"] = None
