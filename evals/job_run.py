@@ -59,6 +59,17 @@ def oracle_bound_for(env_name: str, env_options: dict[str, Any], episode: str, n
     return float(oracle_bound(env.episode, num_agents, getattr(env, "config", None)))
 
 
+def tdw_bound_for(env_name: str, env_options: dict[str, Any], episode: str, num_agents: int) -> float | None:
+    """The admissible upper bound on transport rate, where the environment is TDW-MAT."""
+    if env_name != "tdw-mat":
+        return None
+    from coopgraph import envs
+    from coopgraph.envs.baselines.tdw_oracle import tdw_bound
+
+    env = envs.make(env_name, episode=episode, num_agents=num_agents, **env_options)
+    return tdw_bound(env.episode, num_agents, env.rules).transport_rate
+
+
 def _base_row(job: Job) -> dict[str, Any]:
     return {
         **{k: getattr(job, k) for k in ("suite", "team", "env", "episode", "seed", "repeat", "config_hash")},
@@ -98,6 +109,9 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
             "versions": next((e.get("versions") for e in events if e.get("type") == "manifest"), None),
         })
         try:
+            tr_bound = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))
+            if tr_bound is not None:  # kept among the metrics (the store's columns are C-WAH's)
+                row["metrics"]["tr_bound"] = tr_bound
             row["oracle_bound"] = oracle_bound_for(job.env, job.env_options, job.episode, len(job.members))
         except Exception:  # noqa: BLE001 - a missing bound must not lose a finished episode
             row["oracle_bound"] = None

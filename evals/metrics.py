@@ -2,7 +2,8 @@
 
 - success rate and average steps L (CoELA section 5.1; REVECA's SS is the same count of steps);
 - Efficiency Improvement EI = ΔM / M0 with M the steps, ΔM the reference team's steps minus this team's,
-  and M0 the larger of the two (CoELA 5.1), computed per episode and averaged over episodes both teams ran;
+  and M0 the larger of the two (CoELA 5.1), computed per episode and averaged over episodes both teams ran; on
+  TDW-MAT M is the transport rate and ΔM this team's rate minus the reference's (CoELA's table 1 EI);
 - TD = travel distance per agent (m), CS = messages sent, CC = characters per message (REVECA section 5.2);
 - cost: LLM calls, prompt / completion tokens, prompt tokens per decision, invalid answers, wall time;
 - steps / oracle bound: how far a team is from the admissible lower bound of envs/baselines/oracle.py;
@@ -102,23 +103,34 @@ def stat(rows: list[dict[str, Any]], key: str) -> Stat:
     return Stat(overall, low=min(present), high=max(present), n=len(present))
 
 
-def steps_by_episode(rows: list[dict[str, Any]]) -> dict[str, float]:
-    """Mean steps per episode over its seeds and repeats."""
+def steps_by_episode(rows: list[dict[str, Any]], key: str = "steps") -> dict[str, float]:
+    """Mean of `key` (steps by default) per episode over its seeds and repeats."""
     per: dict[str, list[float]] = {}
     for row in rows:
-        per.setdefault(row["episode"], []).append(float(row["steps"]))
+        value = row_value(row, key)
+        if value is not None:
+            per.setdefault(row["episode"], []).append(value)
     return {episode: sum(v) / len(v) for episode, v in per.items()}
 
 
-def efficiency_improvement(team_rows: list[dict[str, Any]], reference_rows: list[dict[str, Any]]) -> float | None:
-    """CoELA's EI of a team against the reference (single-agent) team, averaged over shared episodes."""
-    team, reference = steps_by_episode(team_rows), steps_by_episode(reference_rows)
-    shared = sorted(set(team) & set(reference))
+def mean_improvement(team: dict[str, float], reference: dict[str, float], higher_is_better: bool = False
+                     ) -> float | None:
+    """CoELA's EI from per-episode means: ΔM / max(M_team, M_ref) per shared episode, averaged. ΔM is the
+    reference's steps minus the team's (fewer is better), or the team's transport rate minus the reference's."""
     gains = []
-    for episode in shared:
+    for episode in sorted(set(team) & set(reference)):
+        delta = team[episode] - reference[episode] if higher_is_better else reference[episode] - team[episode]
         m0 = max(team[episode], reference[episode])
-        gains.append((reference[episode] - team[episode]) / m0 if m0 else 0.0)
+        gains.append(delta / m0 if m0 else 0.0)
     return sum(gains) / len(gains) if gains else None
+
+
+def efficiency_improvement(team_rows: list[dict[str, Any]], reference_rows: list[dict[str, Any]],
+                           key: str = "steps") -> float | None:
+    """CoELA's EI of a team against the reference (single-agent) team, averaged over shared episodes: on steps
+    (C-WAH), or on `transport_rate` (TDW-MAT, where more is better)."""
+    higher = key == "transport_rate"
+    return mean_improvement(steps_by_episode(team_rows, key), steps_by_episode(reference_rows, key), higher)
 
 
 @dataclass
@@ -159,7 +171,8 @@ def summarize(suite: str, team: str, rows: list[dict[str, Any]], errors: int = 0
     summary.stats = {key: stat(rows, key) for key in METRICS}
     summary.stats["capo_failure_rate"] = pooled_failure_rate(rows, summary.stats["capo_failure_rate"])
     if reference_rows is not None and rows:
-        summary.ei = efficiency_improvement(rows, reference_rows)
+        key = "transport_rate" if any(row_value(r, "transport_rate") is not None for r in rows) else "steps"
+        summary.ei = efficiency_improvement(rows, reference_rows, key)
     return summary
 
 

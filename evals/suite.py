@@ -42,7 +42,9 @@ class Reference(BaseModel):
     cs: float | None = None
     cc: float | None = None
     success: float | None = None
-    tr: float | None = None  # transport rate (%), TDW-MAT
+    tr: float | None = None  # transport rate (%), TDW-MAT (the total over food and stuff)
+    tr_food: float | None = None  # TDW-MAT transport rate (%) on the food episodes
+    tr_stuff: float | None = None  # ... and on the stuff episodes
     score: float | None = None  # Overcooked points (20 per soup), with `episode` naming the layout
     episode: str | None = Field(default=None, description="the episode (Overcooked: layout) the number is for")
     label: str = Field(default="", description="whose number it is, when not the team's (a suite-level row such "
@@ -59,6 +61,8 @@ class Team(BaseModel):
     members: list[Member] = Field(min_length=1, max_length=4)
     description: str = ""
     references: list[Reference] = Field(default_factory=list)
+    env_options: dict[str, Any] = Field(default_factory=dict, description="options over the suite environment's "
+                                        "for this team only (TDW-MAT: `perception: detector`)")
 
     @field_validator("members", mode="before")
     @classmethod
@@ -301,7 +305,7 @@ def member_llms(suite: Suite, team: Team, override: str | None = None) -> list[s
 def config_hash(suite: Suite, team: Team, llms: list[str | None], max_steps: int | None = None) -> str:
     payload = {
         "env": suite.environment.name,
-        "env_options": suite.environment.options,
+        "env_options": {**suite.environment.options, **team.env_options},
         "max_steps": max_steps,
         "members": [_member_fingerprint(m.name, llm) for m, llm in zip(team.members, llms, strict=True)],
     }
@@ -325,7 +329,8 @@ def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, li
                 for repeat in range(suite.repeats):
                     jobs.append(Job(
                         suite=suite.name, team=team.label, members=[m.name for m in team.members], llms=llms,
-                        env=suite.environment.name, env_options=dict(suite.environment.options),
+                        env=suite.environment.name,
+                        env_options={**suite.environment.options, **team.env_options},
                         episode=episode, seed=seed, repeat=repeat, max_steps=budget,
                         config_hash=digest, out_dir=str(out_dir),
                     ))

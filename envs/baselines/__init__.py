@@ -1,6 +1,6 @@
 """Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, the
 toyhouse's `"toyhouse-expert"`, Overcooked's `"greedy"` and `"random"` cooks,
-and TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner).
+and TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner) and `"tdw-oracle"` (full information).
 
 Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
 lower bound on team steps for an episode.
@@ -56,6 +56,12 @@ def _random_cook(**options: Any) -> TeamMember:
     return RandomCook(**options)
 
 
+def _tdw_oracle(**options: Any) -> TeamMember:
+    from coopgraph.envs.baselines.tdw_oracle_member import TDWOracleAgent
+
+    return TDWOracleAgent(**options)
+
+
 def _rhp(**options: Any) -> TeamMember:
     from coopgraph.envs.baselines.rhp import RHPAgent
 
@@ -64,7 +70,7 @@ def _rhp(**options: Any) -> TeamMember:
 
 _BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
                                                     "toyhouse-expert": _toyhouse_expert, "greedy": _greedy_cook,
-                                                    "random": _random_cook, "rhp": _rhp}
+                                                    "random": _random_cook, "rhp": _rhp, "tdw-oracle": _tdw_oracle}
 
 
 def registered_baselines() -> list[str]:

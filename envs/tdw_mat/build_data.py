@@ -3,7 +3,8 @@
 `SHARED` holds `dataset_train/` (CoELA's train split, MIT) and `tdw_floorplans/` (ThreeDWorld's floorplan data,
 BSD-2). Writes `data/floorplans.json` (per scene: floor centres, which floors touch, region index -> floor, a box
 per floor and the house's bounds from the furniture; per layout the bed) and `data/train.json` (the train split's
-24 episodes converted). Scene 2's floor centres are all equal, so it is not built (its rooms need fitting by hand).
+24 episodes converted). Scene 2's floor centres are all equal, so its rooms are boxes and its doors wall gaps read
+off ThreeDWorld's top-down picture `floorplan_2a.jpg` by hand, once (`SCENE2`; docs/envs/tdw-mat.md says how).
 """
 
 from __future__ import annotations
@@ -21,6 +22,26 @@ from coopgraph.envs.tdw_mat.floorplan import distance
 REGION_FLOOR = {"1": {0: 4, 1: 3, 2: 6, 3: 5, 4: 1, 5: 2},
                 "4": {0: 2, 1: 7, 2: 1, 3: 5, 4: 3, 5: 4, 6: 6},
                 "5": {0: 3, 1: 5, 2: 2, 3: 4, 4: 1, 5: 6}}
+#: Scene 2, fitted by hand on `floorplan_2a.jpg` (512 px): picture pixel (u, v) is world (x, z) =
+#: ((u - 252) / 16.5, (259 - v) / 16.5), found by laying all three layouts' furniture over the picture (the
+#: furniture then fills the walls: x -10.5..9.6, z -5.7..5.0). Region index -> floor -> boxes in pixels; the
+#: hallway (floor 4, which touches every other floor) is region 5, the Porch. Region types were matched with
+#: furniture per layout (Kitchen 4: fridge, sink, dishwasher; Bedroom 1 in layout 0 and 7 in layouts 1-2: the
+#: beds; Offices: printer and laptop; Livingrooms: sofas). Doors are the gaps in the walls, in pixels.
+SCENE2_PIXELS = {"scale": 16.5, "origin": (252.0, 259.0)}
+SCENE2 = {
+    "region_floor": {0: 1, 1: 2, 2: 3, 3: 5, 4: 6, 5: 4, 6: 7, 7: 8},
+    "boxes": {"1": [(132, 168, 203, 228)],                          # 0: small tiled room, top left
+              "2": [(62, 168, 132, 228), (62, 228, 150, 335)],      # 1: the long room on the left
+              "3": [(203, 168, 273, 228)],                          # 2: top middle
+              "5": [(273, 168, 383, 228)],                          # 3: top right
+              "6": [(320, 262, 435, 360)],                          # 4: the kitchen (red tiles)
+              "4": [(150, 228, 383, 262), (383, 168, 435, 262)],    # 5: the hallway and its nook (Porch)
+              "7": [(150, 262, 203, 335)],                          # 6: bottom left
+              "8": [(203, 262, 320, 352)]},                         # 7: bottom middle
+    "doors": [("4", "2", 150, 245), ("4", "1", 190, 228), ("4", "3", 238, 228), ("4", "5", 369, 228),
+              ("4", "6", 328, 262), ("4", "7", 176, 262), ("4", "8", 262, 262)],
+}
 #: CoELA's map spans x in [-15, 15] and z in [-7.5, 7.5]; furniture outside it is not part of the house.
 MAP = (15.0, 7.5)
 OUT = Path(__file__).parent / "data"
@@ -28,6 +49,38 @@ OUT = Path(__file__).parent / "data"
 
 def _xz(position: dict[str, float]) -> tuple[float, float]:
     return (round(position["x"], 3), round(position["z"], 3))
+
+
+def _world(u: float, v: float) -> tuple[float, float]:
+    """A pixel of `floorplan_2a.jpg` as a world point (x, z)."""
+    scale, (u0, v0) = SCENE2_PIXELS["scale"], SCENE2_PIXELS["origin"]
+    return (round((u - u0) / scale, 2), round((v0 - v) / scale, 2))  # type: ignore[operator]
+
+
+def build_scene2(floods: dict[str, Any], layouts: dict[str, Any]) -> dict[str, Any]:
+    """Scene 2 from the hand-fitted boxes and doors of `SCENE2` (its floor pivots are all equal)."""
+    boxes: dict[str, list[list[float]]] = {}
+    for floor, pixel_boxes in SCENE2["boxes"].items():  # type: ignore[attr-defined]
+        boxes[floor] = []
+        for u0, v0, u1, v1 in pixel_boxes:
+            (x0, z1), (x1, z0) = _world(u0, v0), _world(u1, v1)
+            boxes[floor].append([x0, z0, x1, z1])
+    centres = {f: [round((b[0][0] + b[0][2]) / 2, 2), round((b[0][1] + b[0][3]) / 2, 2)] for f, b in boxes.items()}
+    outline = [v for b in boxes.values() for box in b for v in [box]]
+    beds = {layout: next(_xz(o["position"]) for o in items if o["name"].startswith("bed"))
+            for layout, items in layouts["2"].items()}
+    return {
+        "floors": centres,
+        "adjacent": {k: v["adjacent_floors"] for k, v in floods["2"].items()},
+        "region_floor": {str(i): str(f) for i, f in SCENE2["region_floor"].items()},  # type: ignore[attr-defined]
+        "floor_boxes": {f: [min(b[0] for b in bs), min(b[1] for b in bs), max(b[2] for b in bs),
+                            max(b[3] for b in bs)] for f, bs in boxes.items()},
+        "room_boxes": boxes,
+        "doors": [[a, b, *_world(u, v)] for a, b, u, v in SCENE2["doors"]],  # type: ignore[attr-defined]
+        "bounds": [min(b[0] for b in outline), min(b[1] for b in outline), max(b[2] for b in outline),
+                   max(b[3] for b in outline)],
+        "layouts": {layout: {"bed": bed} for layout, bed in beds.items()},
+    }
 
 
 def build_floorplans(source: Path) -> dict[str, Any]:
@@ -55,14 +108,41 @@ def build_floorplans(source: Path) -> dict[str, Any]:
                        round(max(zs) + 0.5, 2)],
             "layouts": {layout: {"bed": bed} for layout, bed in beds.items()},
         }
-    return {"source": "ThreeDWorld floorplan_floods.json and floorplan_layouts.json (BSD-2, LICENSE-tdw.txt)",
-            "scenes": scenes}
+    scenes["2"] = build_scene2(floods, layouts)
+    return {"source": "ThreeDWorld floorplan_floods.json and floorplan_layouts.json (BSD-2, LICENSE-tdw.txt); "
+                      "scene 2's rooms fitted by hand on floorplan_2a.jpg", "scenes": dict(sorted(scenes.items()))}
+
+
+#: Furniture the generator puts objects on (CoELA's generator uses tables, sofas and chairs): name part -> kind.
+SURFACES = {"table": "table", "sofa": "sofa", "chair": "chair"}
+
+
+def add_generator_data(plans: dict[str, Any], source: Path, dataset: Path) -> None:
+    """Per layout, the region types (CoELA's `room_types.json`) and the surfaces objects can be put on; and the
+    task rules of CoELA's `list.json`, with models by their `name_map.json` names (for `generate.py`)."""
+    layouts = json.loads((source / "floorplan_layouts.json").read_text())
+    room_types = json.loads((dataset / "room_types.json").read_text())
+    for scene, data in plans["scenes"].items():
+        for layout, entry in data["layouts"].items():
+            entry["room_types"] = room_types[scene][int(layout)]
+            entry["surfaces"] = [[kind, *_xz(o["position"])] for o in layouts[scene][layout]
+                                 for part, kind in SURFACES.items() if part in o["name"]
+                                 and abs(o["position"]["x"]) <= MAP[0] and abs(o["position"]["z"]) <= MAP[1]]
+    rules = json.loads((dataset / "list.json").read_text())
+    names = json.loads((dataset / "name_map.json").read_text())
+    plans["objects"] = {
+        "tasks": {task: {"target": [names[m] for m in rules[task]["target"]],
+                         "container": [names[m] for m in rules[task]["container"]]} for task in ("food", "stuff")},
+        "placement": {surface: {room: [names.get(m, m) for m in models] for room, models in rooms.items()}
+                      for surface, rooms in rules.items() if surface in ("table", "sofa", "chair", "ground")},
+    }
 
 
 def main(shared: str) -> None:
     root = Path(shared)
     OUT.mkdir(exist_ok=True)
     plans = build_floorplans(root / "tdw_floorplans")
+    add_generator_data(plans, root / "tdw_floorplans", root / "dataset_train")
     (OUT / "floorplans.json").write_text(json.dumps(plans, indent=1) + "\n")
     dataset = Dataset(root / "dataset_train")
     episodes = [dataset.episode(i).model_dump(mode="json") for i in range(len(dataset.keys()))]

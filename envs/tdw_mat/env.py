@@ -179,6 +179,7 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
             "config": self.rules,
             "primitives": list(PRIMITIVES),
             "faithful_explore": self.faithful_explore,
+            "oracle_episode": self.episode,  # privileged: only the full-information oracle reads it
             "max_steps": self.horizon,
         }
 

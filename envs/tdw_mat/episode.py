@@ -158,6 +158,11 @@ def _train() -> list[TDWEpisode]:
     return [TDWEpisode.model_validate(e) for e in json.loads(text)]
 
 
+def train_episodes() -> list[TDWEpisode]:
+    """The shipped train split, in `test_env.json` order."""
+    return list(_train())
+
+
 def shipped_episode(episode_id: str) -> TDWEpisode:
     """`train/N` or `train/1a_0_0/food` (or, the train split being the default, `N` or `1a_0_0/food`)."""
     episodes = _train()
@@ -170,11 +175,16 @@ def shipped_episode(episode_id: str) -> TDWEpisode:
         return episodes[keys.index(rest)]
     raise UnknownEpisodeError(f"unknown TDW-MAT episode {episode_id!r}; shipped: train/0..train/{len(keys) - 1} "
                               f"or train/<key> with key one of {', '.join(keys)}; or pass dataset=DIR for a CoELA "
-                              "dataset folder")
+                              "dataset folder, or generated/SEED for a generated episode")
 
 
 def load_episode(episode: str | int, dataset: str | Path | None = None) -> TDWEpisode:
-    """An episode of the shipped train split, or of a CoELA dataset folder when `dataset` is given."""
+    """An episode of the shipped train split, a generated one (`generated/SEED`), or of a CoELA dataset folder
+    when `dataset` is given."""
+    if str(episode).startswith("generated/"):
+        from coopgraph.envs.tdw_mat.generate import generated_episode
+
+        return generated_episode(str(episode))
     if dataset is not None:
         text = str(episode)
         return Dataset(dataset).episode(text.split("/", 1)[1] if text.startswith(f"{TRAIN_SET}/") else text)

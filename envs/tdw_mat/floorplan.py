@@ -3,8 +3,10 @@
 TDW's room regions exist only inside the running simulator. What the data keeps is one floor per room with its
 pivot and the floors it touches (`floorplan_floods.json`) and the furniture with the bed (`floorplan_layouts.json`).
 For scenes 1, 4 and 5 the pivots act as room centres: a point belongs to the room whose centre is nearest, which
-labels every dataset object and bed as CoELA's metadata does. A door between two touching rooms is the midpoint
-of their centres, on the boundary of both. Walking follows the doors (no furniture, no collisions).
+labels every dataset object and bed as CoELA's metadata does, and a door between two touching rooms is the
+midpoint of their centres. Scene 2's pivots are all equal, so its rooms are boxes fitted by hand from the floorplan
+picture (`build_data.SCENE2`): a point belongs to the room whose boxes contain it (else the nearest box), and its
+doors are the gaps in the picture's walls. Walking follows the doors (no furniture, no collisions).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from importlib import resources
 from typing import Any
 
 Point = tuple[float, float]
+Box = tuple[float, float, float, float]  # x_min, z_min, x_max, z_max
 #: Where the shipped geometry lives (derived from ThreeDWorld's BSD-2 data: `data/LICENSE-tdw.txt`).
 FLOORPLANS_FILE = "floorplans.json"
 
@@ -34,6 +37,12 @@ class Room:
     type: str
     center: Point
     size: Point
+    boxes: tuple[Box, ...] = ()  # hand-fitted regions (scene 2); empty: the nearest centre decides
+
+    def box_distance(self, point: Point) -> float:
+        """Metres from `point` to the nearest of the room's boxes (0 inside one)."""
+        return min(math.hypot(max(b[0] - point[0], 0.0, point[0] - b[2]), max(b[1] - point[1], 0.0, point[1] - b[3]))
+                   for b in self.boxes)
 
     @property
     def label(self) -> str:
@@ -76,8 +85,11 @@ class FloorPlan:
         return [c for c in found if self.cell_room(c, size) is not None]
 
     def room_of(self, point: Point) -> int:
-        """The room a point lies in: the one whose centre is nearest."""
-        return min(self.rooms.values(), key=lambda r: distance(r.center, point)).id
+        """The room a point lies in: the one whose boxes hold it (or are nearest), else whose centre is nearest."""
+        rooms = self.rooms.values()
+        if all(r.boxes for r in rooms):
+            return min(rooms, key=lambda r: r.box_distance(point)).id
+        return min(rooms, key=lambda r: distance(r.center, point)).id
 
     def neighbours(self, room_id: int) -> list[int]:
         return sorted(b for a, b in self.doors if a == room_id)
@@ -135,6 +147,11 @@ def _shipped() -> dict[str, Any]:
     return json.loads(text)
 
 
+def shipped_data() -> dict[str, Any]:
+    """The shipped `floorplans.json`: per scene its geometry, per layout the bed, room types and surfaces."""
+    return _shipped()
+
+
 def known_scenes() -> list[str]:
     return sorted(_shipped()["scenes"])
 
@@ -151,8 +168,7 @@ def _load_floorplan(scene: str, layout: int, room_types: tuple[str, ...]) -> Flo
     data = _shipped()["scenes"].get(key)
     if data is None:
         raise FloorplanError(f"scene {scene!r} has no floorplan data: coopgraph.envs.tdw_mat's data/{FLOORPLANS_FILE} "
-                             f"has scenes {', '.join(known_scenes())} (scene 2's rooms still need fitting by hand: "
-                             "its floor centres are all equal)")
+                             f"has scenes {', '.join(known_scenes())}")
     plan = data["layouts"].get(str(layout))
     if plan is None:
         raise FloorplanError(f"scene {scene!r} has no layout {layout}; shipped: {', '.join(sorted(data['layouts']))}")
@@ -161,16 +177,22 @@ def _load_floorplan(scene: str, layout: int, room_types: tuple[str, ...]) -> Flo
         raise FloorplanError(f"scene {scene!r} layout {layout}: room_types names {len(room_types)} regions, the "
                              f"floorplan has {len(region_floor)}")
     rooms, floor_room = [], {}
+    fitted: dict[str, list[list[float]]] = data.get("room_boxes", {})
     for index, kind in enumerate(room_types):
         floor = region_floor[str(index)]
         x_min, z_min, x_max, z_max = data["floor_boxes"][floor]
+        boxes = tuple(tuple(b) for b in fitted.get(floor, []))
         rooms.append(Room(1000 * (index + 1), kind, tuple(data["floors"][floor]),  # type: ignore[arg-type]
-                          (round(x_max - x_min, 2), round(z_max - z_min, 2))))
+                          (round(x_max - x_min, 2), round(z_max - z_min, 2)), boxes))  # type: ignore[arg-type]
         floor_room[floor] = rooms[-1]
     doors: dict[tuple[int, int], Point] = {}
+    for floor, other, x, z in data.get("doors", []):  # hand-fitted doors: the gaps in the walls
+        a, b = floor_room[floor], floor_room[other]
+        doors[(a.id, b.id)] = doors[(b.id, a.id)] = (x, z)
     for floor, others in data["adjacent"].items():
         for other in others:
             a, b = floor_room[floor], floor_room[other]
             door = ((a.center[0] + b.center[0]) / 2, (a.center[1] + b.center[1]) / 2)
-            doors[(a.id, b.id)] = doors[(b.id, a.id)] = door
+            doors.setdefault((a.id, b.id), door)
+            doors.setdefault((b.id, a.id), door)
     return FloorPlan(key, layout, rooms, doors, tuple(plan["bed"]), tuple(data["bounds"]))  # type: ignore[arg-type]

@@ -104,7 +104,8 @@ class World:
     def _labelled_room(self, obj: EpisodeObject) -> int:
         """The nearest room of the type the metadata records (two dataset objects sit where two rooms meet)."""
         rooms = [r for r in self.plan.rooms.values() if r.type == obj.room_type] or list(self.plan.rooms.values())
-        return min(rooms, key=lambda r: distance(r.center, obj.position)).id
+        point = obj.position
+        return min(rooms, key=lambda r: r.box_distance(point) if r.boxes else distance(r.center, point)).id
 
     def _start(self, index: int) -> Point:
         """The dataset gives two starts; a third or fourth agent starts half a metre beside one of them."""

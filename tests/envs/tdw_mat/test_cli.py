@@ -22,7 +22,7 @@ def test_rhp_pair_on_a_train_episode(tmp_path: Path) -> None:
     payload = _run(tmp_path, "--episode", "train/0", "--team", "rhp,rhp")
     metrics = payload["metrics"]
     assert payload["episode_id"] == "1a_0_0/food" and payload["steps"] == metrics["frames"] == 3000
-    assert metrics["transport_rate"] == 0.6 and metrics["communication_steps"] == 0 and payload["messages"] == []
+    assert metrics["transport_rate"] == 0.8 and metrics["communication_steps"] == 0 and payload["messages"] == []
 
 
 @pytest.mark.skipif(not SHARED.is_dir(), reason="CoELA's train split is not in ../shared/data")

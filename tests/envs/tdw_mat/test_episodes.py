@@ -50,8 +50,8 @@ def test_an_unknown_episode_lists_what_exists() -> None:
 
 
 def test_a_scene_without_floorplan_data_is_refused() -> None:
-    with pytest.raises(FloorplanError, match="scene '2a' has no floorplan data"):
-        load_floorplan("2a", 0, ["Office"] * 8)
+    with pytest.raises(FloorplanError, match="scene '3a' has no floorplan data.*scenes 1, 2, 4, 5"):
+        load_floorplan("3a", 0, ["Office"] * 8)
 
 
 def test_a_dataset_folder_missing_a_file_is_refused_naming_it(tmp_path: Path) -> None:

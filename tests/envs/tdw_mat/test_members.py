@@ -16,7 +16,7 @@ from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
 from coopgraph.testing import scripted_lm
 
 #: RHP's transport rates on two train episodes with the default rules (oracle perception): alone, and as a pair.
-PINNED = {("train/0", 1): 0.3, ("train/0", 2): 0.6, ("train/12", 1): 0.7, ("train/12", 2): 1.0}
+PINNED = {("train/0", 1): 0.3, ("train/0", 2): 0.8, ("train/12", 1): 0.6, ("train/12", 2): 0.9}
 
 
 def _rhp(episode: str, agents: int, **options: Any) -> dict[str, float]:

@@ -14,12 +14,12 @@ def test_a_message_costs_one_frame_per_started_500_characters(length: int, frame
     assert TDWRules().message_frames("x" * length) == frames
 
 
-@pytest.mark.parametrize(("action", "frames"), [("[move_forward]", 12), ("[turn_left]", 2), ("[turn_right]", 2),
+@pytest.mark.parametrize(("action", "frames"), [("[move_forward]", 14), ("[turn_left]", 2), ("[turn_right]", 2),
                                                 ("[wait]", 1), ("[send_message] " + "y" * 501, 2)])
 def test_each_primitive_spends_its_frames(env: TDWMatEnv, action: str, frames: int) -> None:
-    obs, *_, infos = env.step({"alice": action, "bob": "[move_forward]" if frames > 12 else "[move_forward]"})
-    # the step ends at the first action that ends: alice's when it is shorter than bob's 12 frames
-    assert obs["alice"].time == min(frames, 12)
+    obs, *_, infos = env.step({"alice": action, "bob": "[move_forward]"})
+    # the step ends at the first action that ends: alice's when it is shorter than bob's 14 frames
+    assert obs["alice"].time == min(frames, 14)
     assert infos["alice"]["cost"] == frames
 
 
@@ -36,9 +36,9 @@ def test_the_world_runs_until_any_action_ends_and_the_other_goes_on(env: TDWMatE
     assert obs["bob"].time == 1 and obs["bob"].ready and infos["bob"]["action_status"] == SUCCESS
     assert not obs["alice"].ready and infos["alice"]["action_status"] == ONGOING
     start = env.world.agents["alice"].position
-    for _ in range(11):  # whatever alice is sent while busy is ignored
+    for _ in range(13):  # whatever alice is sent while busy is ignored
         obs, *_ = env.step({"alice": "[turn_left]", "bob": "[wait]"})
-    assert obs["alice"].time == 12 and obs["alice"].ready
+    assert obs["alice"].time == 14 and obs["alice"].ready
     assert env.world.agents["alice"].position != start and env.world.agents["alice"].heading == 0.0
 
 
@@ -63,12 +63,12 @@ def test_an_invalid_grasp_costs_one_frame_and_says_why(env: TDWMatEnv) -> None:
 def test_a_grasp_walks_to_the_object_then_takes_it(env: TDWMatEnv) -> None:
     apple = things(env, "target")[0]
     place(env, "alice", (0.74, -2.78))
-    put_thing(env, apple, (0.74, -1.28))  # 1.5 m: walk 0.8 m (0.8 / (0.5/12) = 19.2 -> 20 frames) + 2
+    put_thing(env, apple, (0.74, -1.28))  # 1.5 m: walk 0.8 m (0.8 / (0.5/14) = 22.4 -> 23 frames) + 2
     obs, *_, infos = env.step({"alice": f"[grasp] <{apple.name}> ({apple.id})", "bob": "[wait]"})
-    assert infos["alice"]["cost"] == 22
+    assert infos["alice"]["cost"] == 25
     while not obs["alice"].ready:
         obs, *_ = env.step({"bob": "[wait]"})
-    assert obs["alice"].time == 22 and apple.id in obs["alice"].held_ids()
+    assert obs["alice"].time == 25 and apple.id in obs["alice"].held_ids()
 
 
 def test_the_episode_truncates_at_the_horizon() -> None:
