@@ -20,7 +20,6 @@ from coopgraph.evals.runner import run_episode
 from coopgraph.evals.tdw_decisions import generate
 from coopgraph.testing import scripted_lm
 
-# the expert is "mhp" in the bench's field names, whoever it is
 #: Every field `evals.decisions.point_record` writes, for C-WAH and Overcooked alike.
 FIELDS = {"id", "env", "episode", "step", "agent", "split", "team", "facts", "options", "expert_index",
           "expert_choice", "oracle_index", "oracle_choice", "oracle_subgoal", "oracle_match", "spec", "prompt_env",
@@ -68,7 +67,7 @@ def test_agreement_bench_scores_a_model_that_answers_the_expert(tiny: tuple[Path
     chosen = [r for r in records if len(r["options"]) > 1][:6]
     answers = iter(f"Answer: {r['expert_choice']}" for r in chosen)
     rows = evaluate(chosen, scripted_lm(lambda messages, kwargs: next(answers)), answer_format="text")
-    summary = summarize(rows)
+    summary = summarize(rows)  # the bench names the expert "mhp", whoever it is
     assert summary["decisions"] == len(chosen) and summary["agree_mhp"] == 1.0 and summary["invalid"] == 0
 
 
