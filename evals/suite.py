@@ -42,7 +42,9 @@ class Reference(BaseModel):
     cs: float | None = None
     cc: float | None = None
     success: float | None = None
-    tr: float | None = None  # transport rate (%), TDW-MAT
+    tr: float | None = None  # transport rate (%), TDW-MAT (the total over food and stuff tasks)
+    tr_food: float | None = None  # TDW-MAT transport rate (%) on the food tasks
+    tr_stuff: float | None = None  # and on the stuff tasks
     score: float | None = None  # Overcooked points (20 per soup), with `episode` naming the layout
     episode: str | None = Field(default=None, description="the episode (Overcooked: layout) the number is for")
     label: str = Field(default="", description="whose number it is, when not the team's (a suite-level row such "
