@@ -11,7 +11,7 @@ from coopgraph.evals.teams import make_team
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import _script
 
-FRAMES = 300
+FRAMES = 200
 
 
 @pytest.mark.parametrize("names", [["rhp", "coela"], ["capo", "coela"]], ids="+".join)

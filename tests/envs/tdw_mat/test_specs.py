@@ -14,7 +14,7 @@ from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import KITCHEN_ONLY, SPECS, CheckedAgent, _script
 
-FRAMES = 300
+FRAMES = 200
 
 
 @pytest.mark.parametrize("spec", SPECS)
