@@ -19,11 +19,12 @@ app.add_typer(data_app, name="data")
 @data_app.command("decisions")
 def decisions(
     out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
-    env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy or overcooked"),
+    env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy, overcooked or tdw-mat"),
     episode_set: str = typer.Option("train", "--set", help="episode set: train or test (Overcooked: test is LLM-Co's "
                                     "seven paper layouts, train every other layout of LLM-Co's set)"),
     team: str = typer.Option(None, "--team", help="expert team: mhp / mhp-silent (recorded), other baselines "
-                             "[default: mhp,mhp; Overcooked: greedy,greedy, greedy cooks recorded]"),
+                             "[default: mhp,mhp; Overcooked: greedy,greedy, greedy cooks recorded; TDW-MAT: "
+                             "planner,planner, RHP's rules on CoELA's list, recorded]"),
     limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes (layouts) "
                                        "of the set"),
     seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
@@ -46,15 +47,19 @@ def decisions(
     from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, episode_decisions, episode_ids, write_jsonl
     from coopgraph.evals.teams import UnknownMemberError, parse_team
 
-    kitchen = env == "overcooked"
+    kitchen, transport = env == "overcooked", env == "tdw-mat"
     if kitchen:
         from coopgraph.evals import overcooked_decisions
-    team = team or ("greedy,greedy" if kitchen else "mhp,mhp")
+    if transport:
+        from coopgraph.evals import tdw_decisions
+    team = team or ("greedy,greedy" if kitchen else "planner,planner" if transport else "mhp,mhp")
     spec = spec or (overcooked_decisions.KITCHEN_SPEC if kitchen else DECISION_SPEC)
     try:
         members = parse_team(team)
-        episodes = (overcooked_decisions.layout_set(episode_set) if kitchen
-                    else episode_ids(episode_set))[:limit_episodes]
+        if transport and episode_set != "train":
+            raise ValueError(f"TDW-MAT ships only the train split; no episode set {episode_set!r}")
+        episodes = (overcooked_decisions.layout_set(episode_set) if kitchen else tdw_decisions.episode_ids()
+                    if transport else episode_ids(episode_set))[:limit_episodes]
         renderer = DecisionRenderer(spec)
         if learner is not None and not kitchen:
             raise ValueError("--learner drives a greedy cook: it works with --env overcooked only")
@@ -74,6 +79,9 @@ def decisions(
                 yield from overcooked_decisions.layout_decisions(episode, members, renderer=renderer, seed=seed,
                                                                  perturb=perturb, horizon=horizon,
                                                                  learner_lm=learner_lm)
+            elif transport:
+                yield from tdw_decisions.episode_decisions(episode, members, renderer=renderer, seed=seed,
+                                                           perturb=perturb)
             else:
                 yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
                                              oracle_restarts=oracle_restarts, perturb=perturb)

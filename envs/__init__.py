@@ -41,7 +41,7 @@ register_kit("overcooked", "coopgraph.envs.overcooked.kit:make_kit", capabilitie
              prompt_env="overcooked")
 # TDW-MAT (CoELA's second world) as text: frames as time, rooms and doors from ThreeDWorld's floorplans.
 register("tdw-mat", "coopgraph.envs.tdw_mat.env:make_tdw_mat")
-TDW_MAT_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "partners")
+TDW_MAT_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "observed_actions")
 register_kit("tdw-mat", "coopgraph.envs.tdw_mat.kit:make_kit", capabilities=TDW_MAT_CAPABILITIES,
              prompt_env="tdw-mat")
 

@@ -4,7 +4,8 @@ Per suite: an efficiency table shaped like CoELA table 2 (team → average steps
 1/3/4 shape (SS, TD, CS, CC, success) for every team, a CaPo table 3 shape for ablation suites, CaPo's
 tables 8-9 statistics for teams that discussed meta-plans, and a cost table; an Overcooked suite gets LLM-Co's
 tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcooked.py`), a TDW-MAT suite
-CoELA's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`). The
+CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`) with the meta-plan and
+cost tables. The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
 """
 
@@ -249,8 +250,9 @@ def suite_tables(results: SuiteResults) -> list[Table]:
 
     if is_overcooked(results):  # scored in points over a fixed horizon: LLM-Co's tables, not steps to success
         return [*overcooked_tables(results), cost_table(results)]
-    if is_tdw(results):  # measured by transport rate in 3000 frames: CoELA's table 1
-        return [coela_table(results), reveca_table(results), cost_table(results)]
+    if is_tdw(results):  # measured by transport rate in 3000 frames: CoELA's and CaPo's table 1
+        capo = capo_table(results)
+        return [coela_table(results), *([capo] if capo is not None else []), cost_table(results)]
     tables = [efficiency_table(results), reveca_table(results)]
     if results.suite is not None and results.suite.kind == "ablation":
         tables.append(ablation_table(results))

@@ -3,12 +3,14 @@
 1. the drafted message; 2. with a free hand, go grasp each known free target, then (no container held) each
 container; 3. with both hands full, a container not yet full and a target: put the target into the container;
 4. transport what is held to the bed, once the bed has been seen; 5. go to each other room; 6. explore the
-current room unless it is explored `all`. Costs are frames, distances metres.
+current room unless it is explored `all`. Costs are frames, distances metres. A grab of what a partner said it
+goes to grab carries that partner's `announced` claim. `observed` (the `observed_actions` capability) adds the
+grabs `available` leaves out: free targets seen whose count is already met, and containers while one is held.
 """
 
 from __future__ import annotations
 
-from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
+from coopgraph.envs.protocol import Affordance, AffordanceGroup, PartnerClaim, message_affordance
 from coopgraph.envs.tdw_mat.belief import Known, TDWBelief
 
 GRAB, PUT, TRANSPORT, GOTO, EXPLORE = "gograb", "putin", "transport", "goto", "explore"
@@ -57,6 +59,19 @@ class TDWAffordances:
                                       cost=round(metres / belief.walk_speed) + SWEEP_FRAMES, distance=round(metres, 2)))
         return options
 
+    def observed(self, belief: TDWBelief) -> list[Affordance]:
+        """Grabs of every free thing seen that `available` leaves out (REVECA's candidate pool), none with both
+        hands full: targets no predicate still needs, and containers while a container is held."""
+        if len(belief.hand_items) >= belief.hands:
+            return []
+        listed = {o.id for o in belief.free_targets()}
+        if not any(belief.objects[i].kind == "container" for i in belief.hand_items if i in belief.objects):
+            listed |= {o.id for o in belief.free_containers()}
+        extra = [o for o in sorted(belief.objects.values(), key=lambda o: o.id)
+                 if o.kind in ("item", "container") and o.id not in listed and o.held_by is None and o.inside is None
+                 and o.id not in belief.transported and not belief.in_goal_zone(o.position, o.room_id)]
+        return [self._grab(belief, o) for o in extra]
+
     @staticmethod
     def _metres(belief: TDWBelief, obj: Known) -> float:
         return round(belief.walk_distance(belief.position, belief.room_id, obj.position, obj.room_id), 2)
@@ -67,7 +82,10 @@ class TDWAffordances:
 
     @classmethod
     def _grab(cls, belief: TDWBelief, obj: Known) -> Affordance:
+        claims = tuple(PartnerClaim(partner=belief.partners[a].name if a in belief.partners else a, reason="announced")
+                       for a, intent in sorted(belief.partner_intents.items())
+                       if intent.kind == GRAB and intent.target_id == obj.id)
         return Affordance(kind=GRAB, group=AffordanceGroup.FETCH, target_id=obj.id, target_name=obj.name,
                           room_id=obj.room_id, room_name=belief.room_name(obj.room_id), target_ids=(obj.id,),
                           cost=cls._frames(belief, obj) + belief.rules.frames_grasp,
-                          distance=cls._metres(belief, obj))
+                          distance=cls._metres(belief, obj), claims=claims)

@@ -4,6 +4,8 @@ hands and containers, the bed, the partners' last room and holdings, and which t
 A target is believed transported when it was last known in the goal zone (the bedroom, within 3 m of the bed),
 which is the world's own rule; a room is `all` explored after 16 turns in place there (an explore's sweep),
 `part` once the agent has stood in it. `progress_text` follows the layout of CoELA's `progress2text`.
+TDW-MAT's containers are open baskets and trays, so a container seen is a container looked inside
+(`checked_containers`); what a partner said it goes to grab is kept as its intent (`partner_intents`).
 """
 
 from __future__ import annotations
@@ -41,6 +43,20 @@ class Known:
         return f"<{self.name}> ({self.id})"
 
 
+@dataclass(frozen=True)
+class PartnerIntent:
+    """A partner's announced subgoal (the `IntentView`): TDW-MAT's action kind and its target."""
+
+    kind: str
+    target_id: int | None
+    step: int
+
+    @property
+    def verb(self) -> str:
+        """`gograb` reads "grab" in a sentence."""
+        return self.kind.removeprefix("go")
+
+
 @dataclass
 class Partner:
     """A partner as last seen or heard of (the `PartnerView`)."""
@@ -55,7 +71,7 @@ class Partner:
 
 
 class TDWBelief:
-    """Semantic memory of one agent; declares `objects`, `goals`, `rooms`, `spatial`, `partners`."""
+    """Semantic memory of one agent; declares `objects`, `goals`, `rooms`, `spatial`, `containers`, `partners`."""
 
     def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
         self.agent_id = agent_id
@@ -72,7 +88,7 @@ class TDWBelief:
         self.transported: set[int] = set()
         self.partners: dict[str, Partner] = {a: Partner(a, n) for a, n in env_info["agent_names"].items()
                                              if a != agent_id}
-        self.partner_intents: dict[str, Any] = {}
+        self.partner_intents: dict[str, PartnerIntent] = {}
         self.position: Point = (0.0, 0.0)
         self.heading = 0.0
         self.room_id = next(iter(self.rooms))
@@ -158,6 +174,15 @@ class TDWBelief:
 
     def predicate_for(self, obj: Any) -> GoalPredicate | None:
         return next((p for p in self.goal if p.object_name == obj.name), None)
+
+    @property
+    def checked_containers(self) -> dict[int, int]:
+        """Containers whose contents this agent has seen (any container seen: they are open), with that frame."""
+        return {o.id: o.last_seen_step for o in self.objects.values() if o.kind == "container" and o.source == "seen"}
+
+    def note_intent(self, agent_id: str, kind: str, target_id: int | None) -> None:
+        """A partner said what it goes to do next."""
+        self.partner_intents[agent_id] = PartnerIntent(kind, target_id, self.time)
 
     @property
     def explored_rooms(self) -> set[int]:

@@ -23,6 +23,7 @@ from coopgraph.envs.tdw_mat.floorplan import FloorPlan, load_floorplan
 from coopgraph.envs.tdw_mat.metrics import AgentMetrics, TDWMetrics
 from coopgraph.envs.tdw_mat.observation import TDWObservation, goal_predicates, observe, room_infos
 from coopgraph.envs.tdw_mat.rules import TDWRules
+from coopgraph.envs.tdw_mat.trace_layout import house_layout
 from coopgraph.envs.tdw_mat.world import AGENT_IDS, BED_ID, PRIMITIVES, Outcome, World
 from coopgraph.envs.text_spaces import TextSpaces
 
@@ -196,6 +197,10 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
             per_agent={b.id: AgentMetrics(metres_walked=round(b.metres_walked, 2), communication_steps=b.messages_sent,
                                           characters_sent=b.characters_sent, invalid_actions=b.invalid_actions)
                        for b in bodies})
+
+    def layout(self) -> dict[str, Any]:
+        """The house for the trace viewer's map replay (rooms, doors, bed, things and agents at the start)."""
+        return house_layout(self.world, self.plan)
 
     def render(self) -> str:
         world = self.world

@@ -1,8 +1,9 @@
 """The TDW-MAT agent kit: belief, CoELA's action list, the skill book, and a reader for partners' messages.
 
 The reader records facts only: an object named `<name> (id)` in a sentence that also names a room `<Room> (id)`
-is believed there (told); "... transported ... to the bed" marks the objects named as transported. It never
-turns a message into an action.
+is believed there (told); "... transported ... to the bed" marks the objects named as transported; "I will grab
+<name> (id)" is kept as the partner's intent (which the affordances mark as its claim). It never turns a message
+into an action.
 """
 
 from __future__ import annotations
@@ -14,11 +15,14 @@ from coopgraph.envs import TDW_MAT_CAPABILITIES
 from coopgraph.envs.protocol import LABEL, AgentKit, Message
 from coopgraph.envs.tdw_mat.affordances import TDWAffordances
 from coopgraph.envs.tdw_mat.belief import TDWBelief
+from coopgraph.envs.tdw_mat.news import TDWNewsReporter
 from coopgraph.envs.tdw_mat.skillbook import TDWSkillBook
 
 _SENTENCES = re.compile(r"[^.;!?\n]+")
 _TRANSPORTED = re.compile(r"\btransported\b", re.IGNORECASE)
 _INTENT = re.compile(r"\b(will|going to|gonna|plan|let's|next|could you|can you)\b", re.IGNORECASE)
+_GRAB_INTENT = re.compile(r"\bI(?:'ll| will| am going to|'m going to)\s+(?:go\s+)?(?:grab|grasp|get|take|pick up)\b",
+                          re.IGNORECASE)
 
 
 def read_message(belief: TDWBelief, message: Message) -> None:
@@ -30,6 +34,9 @@ def read_message(belief: TDWBelief, message: Message) -> None:
         labels = [(m["name"], int(m["id"])) for m in LABEL.finditer(sentence)]
         rooms = [i for _, i in labels if i in belief.rooms]
         things = [(n, i) for n, i in labels if i not in belief.rooms and i != belief.bed_id]
+        if _GRAB_INTENT.search(sentence) and things:
+            belief.note_intent(message.sender, "gograb", things[0][1])
+            continue
         if _TRANSPORTED.search(sentence) and not _INTENT.search(sentence):
             for name, object_id in things:
                 if any(p.object_name == name for p in belief.goal):
@@ -53,4 +60,5 @@ def make_kit(env_info: dict[str, Any]) -> AgentKit:
         read_message=read_message,
         prompt_env="tdw-mat",
         capabilities=frozenset(TDW_MAT_CAPABILITIES),
+        news=lambda belief: TDWNewsReporter(belief.message_limit),
     )

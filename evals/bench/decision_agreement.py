@@ -175,6 +175,11 @@ def table(summary: dict[str, Any]) -> str:
 def load_decisions(args: argparse.Namespace) -> list[dict[str, Any]]:
     if args.data:
         return read_jsonl(args.data)
+    if args.env == "tdw-mat":  # the transport planner on the shipped train split (evals/tdw_decisions.py)
+        from coopgraph.evals import tdw_decisions
+
+        team = args.team.split(",") if args.team != "mhp,mhp" else None
+        return list(tdw_decisions.generate(team, limit_episodes=args.limit_episodes, seed=args.seed, spec=args.spec))
     return list(generate(args.env, args.set, args.team.split(","), limit_episodes=args.limit_episodes,
                          seed=args.seed, spec=args.spec))
 
@@ -194,7 +199,7 @@ def main() -> None:
     parser.add_argument("--spec", default=DECISION_SPEC)
     parser.add_argument("--env", default="cwah")
     parser.add_argument("--set", default="train")
-    parser.add_argument("--team", default="mhp,mhp")
+    parser.add_argument("--team", default="mhp,mhp", help="expert team (tdw-mat: planner,planner by default)")
     parser.add_argument("--limit-episodes", type=int, default=None)
     parser.add_argument("--data", type=Path, help="read decision points from this JSONL instead of generating")
     parser.add_argument("--cache", action="store_true", help="use the on-disk response cache (latency then lies)")

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.trace_view.floor_replay import build_floor_frames, is_floorplan
 from coopgraph.evals.trace_view.grid_replay import build_grid_frames, is_grid
 from coopgraph.evals.trace_view.replay import action_kind, build_frames
 
@@ -136,6 +137,8 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
     layout = start.get("layout")
     if is_grid(layout):  # a kitchen of cells (Overcooked), not rooms of objects
         frames, item_table = build_grid_frames(layout, agents, steps), {"items": {}, "open": {}}
+    elif is_floorplan(layout):  # metric rooms with moving targets and containers (TDW-MAT)
+        frames, item_table = build_floor_frames(layout or {}, agents, steps)
     else:
         frames, item_table = build_frames(layout, agents, steps)
     timeline = {a: [] for a in agents}

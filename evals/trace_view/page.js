@@ -72,6 +72,7 @@
     const box = document.getElementById("map");
     const L = D.layout;
     if (L && L.kind === "grid") { buildGrid(box, L); return; }
+    if (L && L.kind === "floorplan") { buildFloor(box, L); return; }
     if (!L || !L.rooms || !L.rooms.length) {
       box.append(el("p", { class: "hint", text: "This trace has no layout (the environment did not provide one); positions are listed instead." }));
       return;
@@ -133,6 +134,7 @@
   function drawFrame(step) {
     const frame = D.frames[step] || D.frames[0];
     if (D.layout && D.layout.kind === "grid") { drawGrid(step); stepInfo(step); return; }
+    if (D.layout && D.layout.kind === "floorplan") { drawFloor(step); stepInfo(step); return; }
     const flip = mapState.flip;
     const positions = {};
     for (const agent of agents) {
@@ -179,13 +181,17 @@
     box.append(el("div", {}, el("b", { text: `Step ${step}` }),
       frame.score != null ? ` · score ${frame.score}` : "",
       frame.subgoals_done != null ? ` · subgoals done ${frame.subgoals_done}` : ""));
+    const names = (ids) => ids.map((i) => { const t = D.items.items[i]; return t ? `<${t.name}> (${i})` : String(i); });
     for (const agent of agents) {
       const entry = (D.timeline[agent] || []).find((t) => t.step === step);
       const a = (frame.agents || {})[agent] || {};
       const line = el("div", {}, el("span", { class: "who", text: agent + " ", style: `color:${color(agent)}` }));
       if (a.room) line.append(`in ${a.room} `);
       if (typeof a.holding === "string") line.append(`holding ${a.holding} `);
-      else if (a.holding && a.holding.length) line.append(`holding ${a.holding.map((i) => (D.items.items[i] || {}).name || i).join(", ")} `);
+      else if (a.holding && a.holding.length) line.append(`holding ${names(a.holding).map((n, k) => {
+        const inner = (a.inside || {})[a.holding[k]];
+        return inner && inner.length ? `${n} with ${names(inner).join(", ")}` : n;
+      }).join(" and ")} `);
       if (entry) {
         line.append(el("div", { class: "act" + (entry.ok ? "" : " fail"), text: entry.action + (entry.ok ? "" : ` — ${entry.reason}`) }));
       }
@@ -267,6 +273,83 @@
       const d = STEP[a.facing] || [0, 0];
       cook.nose.setAttribute("x1", cx + d[0] * 0.34); cook.nose.setAttribute("y1", cy + d[1] * 0.34);
       cook.nose.setAttribute("x2", cx + d[0] * 0.5); cook.nose.setAttribute("y2", cy + d[1] * 0.5);
+    }
+  }
+
+  // ---- floorplan replay (TDW-MAT): rooms, doors, the bed's goal circle, targets, containers, agents with heading --
+  const floorState = { things: {}, agents: {}, flip: (y) => y };
+  function buildFloor(box, L) {
+    const xs = L.rooms.flatMap((r) => [r.x, r.x + r.width]);
+    const ys = L.rooms.flatMap((r) => [r.y, r.y + r.depth]);
+    const minX = Math.min(...xs) - 0.5, maxX = Math.max(...xs) + 0.5, minY = Math.min(...ys) - 0.5, maxY = Math.max(...ys) + 0.5;
+    const flip = (y) => maxY + minY - y;
+    floorState.flip = flip;
+    const root = svg("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, id: "map-svg", class: "floorplan" });
+    for (const r of L.rooms) {
+      root.append(svg("rect", { class: "room", x: r.x, y: flip(r.y + r.depth), width: r.width, height: r.depth }));
+      const label = svg("text", { class: "room-label", x: r.x + 0.15, y: flip(r.y + r.depth) + 0.6 });
+      label.textContent = r.name;
+      root.append(label);
+    }
+    for (const d of L.doors || []) root.append(svg("circle", { class: "door", cx: d.position[0], cy: flip(d.position[1]), r: 0.22 }));
+    const bed = L.bed.position;
+    root.append(svg("circle", { class: "goal-zone", cx: bed[0], cy: flip(bed[1]), r: L.goal_radius || 3 }));
+    const bedShape = svg("rect", { class: "bed", x: bed[0] - 0.5, y: flip(bed[1]) - 0.5, width: 1, height: 1, rx: 0.1 });
+    const bedTitle = svg("title");
+    bedTitle.textContent = "bed";
+    bedShape.append(bedTitle);
+    root.append(bedShape);
+    for (const t of L.things || []) {
+      const shape = t.kind === "container"
+        ? svg("rect", { class: "container", width: 0.4, height: 0.4, rx: 0.06, "data-thing": t.id })
+        : svg("circle", { class: "item", r: 0.14, "data-thing": t.id });
+      const title = svg("title");
+      title.textContent = `<${t.name}> (${t.id})`;
+      shape.append(title);
+      floorState.things[t.id] = shape;
+      root.append(shape);
+    }
+    for (const agent of agents) {
+      const trail = svg("polyline", { class: "trail", stroke: color(agent) });
+      const group = svg("g", { class: "agent-marker", "data-agent": agent });
+      group.append(svg("circle", { class: "agent", r: 0.36, fill: color(agent), "data-agent": agent }));
+      const nose = svg("line", { class: "facing", stroke: color(agent) });
+      const label = svg("text", { class: "agent-label" });
+      label.textContent = agent.slice(0, 1).toUpperCase();
+      group.append(nose, label);
+      floorState.agents[agent] = { group, nose, label, trail };
+      root.append(trail, group);
+    }
+    box.append(root);
+  }
+  function drawFloor(step) {
+    const frame = D.frames[step] || D.frames[0];
+    const flip = floorState.flip;
+    for (const [id, shape] of Object.entries(floorState.things)) {
+      const moved = (frame.things || {})[id];
+      const pos = moved || D.items.items[id].pos;
+      const [x, y] = [pos[0], flip(pos[1])];
+      if (shape.tagName === "rect") { shape.setAttribute("x", (x - 0.2).toFixed(3)); shape.setAttribute("y", (y - 0.2).toFixed(3)); }
+      else { shape.setAttribute("cx", x.toFixed(3)); shape.setAttribute("cy", y.toFixed(3)); }
+    }
+    for (const agent of agents) {
+      const marker = floorState.agents[agent];
+      const pos = agentPos(step, agent);
+      if (!marker || !pos) continue;
+      const a = (frame.agents || {})[agent] || {};
+      const [x, y] = [pos[0], flip(pos[1])];
+      const circle = marker.group.querySelector("circle");
+      circle.setAttribute("cx", x.toFixed(3)); circle.setAttribute("cy", y.toFixed(3));
+      marker.label.setAttribute("x", x.toFixed(3)); marker.label.setAttribute("y", y.toFixed(3));
+      const h = ((a.heading || 0) * Math.PI) / 180; // 0 faces +z (up on the map), turning right adds
+      marker.nose.setAttribute("x1", x.toFixed(3)); marker.nose.setAttribute("y1", y.toFixed(3));
+      marker.nose.setAttribute("x2", (x + Math.sin(h) * 0.7).toFixed(3)); marker.nose.setAttribute("y2", (y - Math.cos(h) * 0.7).toFixed(3));
+      const points = [];
+      for (let s = 0; s <= step; s++) {
+        const p = agentPos(s, agent);
+        if (p) points.push(`${p[0].toFixed(2)},${flip(p[1]).toFixed(2)}`);
+      }
+      marker.trail.setAttribute("points", points.join(" "));
     }
   }
 

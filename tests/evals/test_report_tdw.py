@@ -80,3 +80,35 @@ def test_the_calibration_bisects_to_the_nearest_value_on_a_known_curve() -> None
     printed = table(cells)
     assert "| RHP | oracle | 0.40 / 0.60 / 0.50 | 0.52 / 0.49 / 0.50 |" in printed
     assert "| RHP+RHP | oracle | 0.80 / 0.60 / 0.70 (25%) | 0.76 / 0.74 / 0.75 (34%) |" in printed
+
+
+def _comparison_row(team: str, members: list[str], episode: str, rate: float, food: bool) -> dict[str, Any]:
+    row = _row(team, members, episode, rate, food)
+    return row | {"suite": "tdw-mat-comparison", "env_options": {"perception": "oracle"}}
+
+
+def test_the_comparison_report_gives_each_method_ei_against_rhp_and_the_papers_apart(tmp_path: Path) -> None:
+    suite, path, text = load_suite("tdw-mat-comparison")
+    with ResultStore(tmp_path) as store:
+        store.save_suite(suite.name, str(path), text)
+        for team, members, rates in (("RHP", ["rhp"], (0.4, 0.5)), ("CaPo + CaPo", ["capo", "capo"], (0.8, 0.6))):
+            store.record(_comparison_row(team, members, "train/0", rates[0], True))
+            store.record(_comparison_row(team, members, "train/12", rates[1], False))
+    collect(tmp_path)
+    page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    capo = next(line for line in page.splitlines() if line.startswith("| CaPo + CaPo |"))
+    # EI per episode: (0.8-0.4)/0.8 = 50%, (0.6-0.5)/0.6 = 17%; mean 33%
+    assert "| oracle | 2 | 0.80 (50%) | 0.60 (17%) | 0.70 (33%) |" in capo
+    assert "CaPo t.1: 90 / 87 / 89 (39%) — GPT-4" in capo
+    rhp = next(line for line in page.splitlines() if line.startswith("| RHP |"))
+    assert "| 0.40 | 0.50 | 0.45 |" in rhp and "CoELA t.1: 52 / 49 / 50" in rhp
+    assert "Average steps" not in page
+
+
+def test_the_shipped_comparison_suite_pairs_every_method_with_rhp_and_itself() -> None:
+    suite, _, _ = load_suite("tdw-mat-comparison")
+    assert suite.environment.name == "tdw-mat" and suite.environment.options == {"perception": "oracle"}
+    assert len(suite.episode_ids()) == 24 and suite.reference_team() == "RHP"
+    members = {tuple(m.name for m in t.members) for t in suite.teams}
+    assert {("rhp",), ("rhp", "rhp"), ("rhp", "coela"), ("coela", "coela"), ("capo", "capo"), ("capo", "coela"),
+            ("rhp", "capo"), ("reveca", "reveca"), ("rhp", "reveca")} <= members
