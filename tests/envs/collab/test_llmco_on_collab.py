@@ -54,7 +54,7 @@ def test_escape_runs_to_its_end_and_an_unlisted_reply_is_a_wait_counted_invalid(
     result, _ = _run("collab-escape", _copy_line("fix generator"), 20, tmp_path)
     assert result.invalid_answers == 0 and result.metrics["invalid_actions"] == 0
     assert result.steps <= 20 and (result.metrics["caught"] or result.metrics["escaped"] or result.steps == 20)
-    bad, _ = _run("collab-escape", ["Analysis: hm. Action: run to the exit"], 1, tmp_path)
+    bad, _ = _run("collab-escape", ["Analysis: hm. Action: run to the exit"], 1, tmp_path / "bad")
     assert bad.invalid_answers == 2
     events = [json.loads(line) for line in Path(bad.trace_path).read_text().splitlines()]
     plans = [e for e in events if e["type"] == "plan"]
