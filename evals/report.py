@@ -3,7 +3,8 @@
 Per suite: an efficiency table shaped like CoELA table 2 (team → average steps and EI), a REVECA tables
 1/3/4 shape (SS, TD, CS, CC, success) for every team, a CaPo table 3 shape for ablation suites, CaPo's
 tables 8-9 statistics for teams that discussed meta-plans, and a cost table; an Overcooked suite gets LLM-Co's
-tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcooked.py`). The
+tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcooked.py`), a Collab Capture or
+Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
 """
 
@@ -243,10 +244,13 @@ def cost_table(results: SuiteResults) -> Table:
 
 
 def suite_tables(results: SuiteResults) -> list[Table]:
+    from coopgraph.evals.report_collab import collab_game, collab_tables
     from coopgraph.evals.report_overcooked import is_overcooked, overcooked_tables
 
     if is_overcooked(results):  # scored in points over a fixed horizon: LLM-Co's tables, not steps to success
         return [*overcooked_tables(results), cost_table(results)]
+    if collab_game(results) is not None:  # turns to capture, escape rate: LLM-Co's measures, not CoELA's
+        return [*collab_tables(results), cost_table(results)]
     tables = [efficiency_table(results), reveca_table(results)]
     if results.suite is not None and results.suite.kind == "ablation":
         tables.append(ablation_table(results))
