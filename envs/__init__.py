@@ -3,7 +3,8 @@
 `make("cwah", episode="test/0", num_agents=2)` builds Communicative Watch-And-Help; `"cwah-noisy"` adds
 dummy objects (`noise=10` by default); `"toyhouse"` is the small second world of `coopgraph.testing`;
 `make("overcooked", layout="cramped_room", horizon=400)` is Overcooked-AI with LLM-Co's layouts and rules;
-`make("tdw-mat", episode="train/0")` is TDW-MAT as text, in frames.
+`make("tdw-mat", episode="train/0")` is TDW-MAT as text, in frames; `make("collab-capture")` and
+`make("collab-escape")` are LLM-Co's two room games.
 Environments never import graphs, nodes, prompts, memory or evals.
 """
 
@@ -44,6 +45,15 @@ register("tdw-mat", "coopgraph.envs.tdw_mat.env:make_tdw_mat")
 TDW_MAT_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "observed_actions")
 register_kit("tdw-mat", "coopgraph.envs.tdw_mat.kit:make_kit", capabilities=TDW_MAT_CAPABILITIES,
              prompt_env="tdw-mat")
+# LLM-Co's Collab Capture and Collab Escape: rooms by number, no objects; the belief offers the fixed map as
+# `layout` facts (LLM-Co's game description names every room's links) and nothing else.
+register("collab-capture", "coopgraph.envs.collab.capture_env:make_capture")
+register("collab-escape", "coopgraph.envs.collab.escape_env:make_escape")
+COLLAB_CAPABILITIES: tuple[str, ...] = ("layout",)
+register_kit("collab-capture", "coopgraph.envs.collab.kit:make_capture_kit", capabilities=COLLAB_CAPABILITIES,
+             prompt_env="collab-capture")
+register_kit("collab-escape", "coopgraph.envs.collab.kit:make_escape_kit", capabilities=COLLAB_CAPABILITIES,
+             prompt_env="collab-escape")
 
 __all__ = ["KitInfo", "UnknownEnvironmentError", "agent_kit", "kit_info", "kits", "make", "register", "register_kit",
            "registered"]

@@ -5,7 +5,7 @@ Per suite: an efficiency table shaped like CoELA table 2 (team → average steps
 tables 8-9 statistics for teams that discussed meta-plans, and a cost table; an Overcooked suite gets LLM-Co's
 tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcooked.py`), a TDW-MAT suite
 CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`) with the meta-plan and
-cost tables. The
+cost tables, a Collab Capture or Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
 """
 
@@ -245,6 +245,7 @@ def cost_table(results: SuiteResults) -> Table:
 
 
 def suite_tables(results: SuiteResults) -> list[Table]:
+    from coopgraph.evals.report_collab import collab_game, collab_tables
     from coopgraph.evals.report_overcooked import is_overcooked, overcooked_tables
     from coopgraph.evals.report_tdw import coela_table, is_tdw
 
@@ -253,6 +254,8 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     if is_tdw(results):  # measured by transport rate in 3000 frames: CoELA's and CaPo's table 1
         capo = capo_table(results)
         return [coela_table(results), *([capo] if capo is not None else []), cost_table(results)]
+    if collab_game(results) is not None:  # turns to capture, escape rate: LLM-Co's measures, not CoELA's
+        return [*collab_tables(results), cost_table(results)]
     tables = [efficiency_table(results), reveca_table(results)]
     if results.suite is not None and results.suite.kind == "ablation":
         tables.append(ablation_table(results))

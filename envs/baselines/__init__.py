@@ -1,6 +1,7 @@
 """Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, the
 toyhouse's `"toyhouse-expert"`, Overcooked's `"greedy"` and `"random"` cooks,
-and TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner) and `"tdw-oracle"` (full information).
+TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner) and `"tdw-oracle"` (full information), and
+the Collab games' `"collab-planner"` and `"collab-random"` (one name serves both games).
 
 Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
 lower bound on team steps for an episode.
@@ -68,9 +69,23 @@ def _rhp(**options: Any) -> TeamMember:
     return RHPAgent(**options)
 
 
+def _collab_planner(**options: Any) -> TeamMember:
+    from coopgraph.envs.collab.planners import PlannerPlayer
+
+    return PlannerPlayer(**options)
+
+
+def _collab_random(**options: Any) -> TeamMember:
+    from coopgraph.envs.collab.planners import RandomPlayer
+
+    return RandomPlayer(**options)
+
+
 _BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
                                                     "toyhouse-expert": _toyhouse_expert, "greedy": _greedy_cook,
-                                                    "random": _random_cook, "rhp": _rhp, "tdw-oracle": _tdw_oracle}
+                                                    "random": _random_cook, "rhp": _rhp, "tdw-oracle": _tdw_oracle,
+                                                    "collab-planner": _collab_planner,
+                                                    "collab-random": _collab_random}
 
 
 def registered_baselines() -> list[str]:

@@ -20,12 +20,13 @@ def _steps(baseline: str, episode: str, agents: int, **options: object) -> tuple
 
 
 def test_registry_names_and_unknown_baseline() -> None:
-    assert registered_baselines() == ["greedy", "mhp", "mhp-silent", "oracle", "random", "rhp", "tdw-oracle",
-                                    "toyhouse-expert"]
+    assert registered_baselines() == ["collab-planner", "collab-random", "greedy", "mhp", "mhp-silent", "oracle",
+                                    "random", "rhp", "tdw-oracle", "toyhouse-expert"]
     assert all(isinstance(make_baseline(name), TeamMember) for name in registered_baselines())
     with pytest.raises(UnknownBaselineError) as error:
         make_baseline("mcts")
-    assert "greedy, mhp, mhp-silent, oracle, random, rhp, tdw-oracle, toyhouse-expert" in str(error.value)
+    assert ("collab-planner, collab-random, greedy, mhp, mhp-silent, oracle, random, rhp, tdw-oracle, "
+            "toyhouse-expert") in str(error.value)
 
 
 def test_mhp_solves_alone_and_faster_with_a_partner() -> None:

@@ -1,0 +1,103 @@
+"""Scripted partners for both games as team members: `collab-planner` and `collab-random` (`--team NAME,NAME`).
+
+Each plays through the game's own kit, as an LLM-Co agent does, choosing one of the listed actions each turn.
+`collab-planner` is the planner baseline: in Capture, the shortest capture by search against the known thief
+policy (`capture_plan.py`); in Escape, the rule-based survivor (`escape_plan.py`). `collab-random` picks any listed
+action, uniformly (seeded). The game is read from `env_info["game"]`, so one name serves both games.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from coopgraph.envs.collab import capture_plan, escape_plan
+from coopgraph.envs.collab.affordances import CollabAffordance
+from coopgraph.envs.collab.belief import CaptureBelief, EscapeBelief
+from coopgraph.envs.collab.capture import CaptureMove, CaptureState
+from coopgraph.envs.collab.escape import EscapeMove, EscapeState, KillerPlan
+from coopgraph.envs.collab.kit import make_kit
+from coopgraph.envs.collab.maps import Adjacency
+from coopgraph.envs.protocol import AgentKit, Observation, PrimitiveAction
+
+
+def capture_state(belief: CaptureBelief) -> CaptureState:
+    """The rules' state as this player sees it (players in team order)."""
+    rooms = (belief.room, belief.partner_room) if belief.agent_index == 0 else (belief.partner_room, belief.room)
+    return CaptureState(rooms, belief.thief_room, tuple(sorted((d.rooms, d.open) for d in belief.doors)))
+
+
+def escape_state(belief: EscapeBelief) -> tuple[EscapeState, KillerPlan]:
+    """The rules' state and what is known of the killer's plan (a chase's room, or none while it wanders)."""
+    me = belief.agent_index
+    rooms = (belief.room, belief.partner_room) if me == 0 else (belief.partner_room, belief.room)
+    fixing = (belief.fixed_last_turn, belief.partner_fixed_last_turn)
+    state = EscapeState(rooms, belief.killer_room, tuple((g.room, g.fixes) for g in belief.generators),
+                        fixing if me == 0 else (fixing[1], fixing[0]))
+    if belief.killer_chasing is None:
+        return state, KillerPlan(belief.killer_room, None)
+    chased = me if belief.killer_chasing == belief.agent_id else 1 - me
+    return state, KillerPlan(rooms[chased], chased)
+
+
+def matching(options: list[CollabAffordance], kind: str, room: int | None) -> CollabAffordance | None:
+    """The listed action of this kind and room (staying and waiting match each other)."""
+    idle = {"stay", "wait"}
+    return next((o for o in options if (o.kind == kind or {o.kind, kind} <= idle)
+                 and (o.room == room or o.kind in idle)), None)
+
+
+class KitPlayer:
+    """A team member that chooses among the kit's listed actions with `choose`, one per turn."""
+
+    name = "collab-player"
+
+    def __init__(self, name: str | None = None) -> None:
+        self.name = name or self.name
+        self.kit: AgentKit | None = None
+        self.rng = random.Random(0)
+        self.rooms: Adjacency = {}
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        self.kit = make_kit(env_info)
+        self.rng = random.Random(seed)
+        self.rooms = {int(r): tuple(links) for r, links in (env_info.get("rooms") or {}).items()}
+        self.distance = str(env_info.get("distance", "number"))
+
+    def choose(self, belief: Any, options: list[CollabAffordance]) -> CollabAffordance:
+        raise NotImplementedError
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        assert self.kit is not None, "reset() the player before it acts"
+        belief = self.kit.belief
+        belief.update(observation)
+        options = [o for o in self.kit.affordances.available(belief) if isinstance(o, CollabAffordance)]
+        step = self.kit.skillbook.next_action(self.choose(belief, options), observation)
+        assert step.action is not None
+        return step.action
+
+
+class RandomPlayer(KitPlayer):
+    """Any listed action, uniformly (seeded)."""
+
+    name = "collab-random"
+
+    def choose(self, belief: Any, options: list[CollabAffordance]) -> CollabAffordance:
+        return self.rng.choice(options)
+
+
+class PlannerPlayer(KitPlayer):
+    """The planner baseline of each game (see the module's docstring)."""
+
+    name = "collab-planner"
+
+    def choose(self, belief: Any, options: list[CollabAffordance]) -> CollabAffordance:
+        move: CaptureMove | EscapeMove
+        if isinstance(belief, CaptureBelief):
+            move = capture_plan.best_move(capture_state(belief), belief.agent_index, self.distance)  # type: ignore[arg-type]
+            if move.kind == "press":
+                move = CaptureMove("press", belief.room)
+        else:
+            state, plan = escape_state(belief)
+            move = escape_plan.best_move(state, self.rooms, belief.agent_index, plan)
+        return matching(options, move.kind, move.room) or options[0]
