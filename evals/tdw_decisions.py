@@ -20,7 +20,7 @@ from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.belief import TDWBelief
-from coopgraph.envs.tdw_mat.episode import _train
+from coopgraph.envs.tdw_mat.episode import train_episodes
 from coopgraph.envs.tdw_mat.planner import TransportPlanner
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, Snapshot, point_record
 from coopgraph.evals.runner import run_episode
@@ -71,7 +71,7 @@ class RecordingPlanner(TransportPlanner):
 
 def episode_ids(limit: int | None = None) -> list[str]:
     """The shipped train split's episodes, `train/0` on."""
-    return [f"train/{i}" for i in range(len(_train()))][:limit]
+    return [f"train/{i}" for i in range(len(train_episodes()))][:limit]
 
 
 def _member(name: str, actions_kept: int, perturb: float) -> Any:
