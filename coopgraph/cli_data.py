@@ -35,10 +35,10 @@ def decisions(
     perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
                                   help="share of decision points where the expert follows a random option instead "
                                        "(still labelled with its own choice), so the data covers off-course states"),
-    learner: str = typer.Option(None, "--learner", help="Overcooked: an LLM setting (e.g. local-coop-kitchen) that "
-                                "drives the first greedy cook through the spec's choice node, each point still "
-                                "labelled with the greedy cook's choice (a DAgger round: the states the planner "
-                                "reaches)"),
+    learner: str = typer.Option(None, "--learner", help="Overcooked and TDW-MAT: an LLM setting (e.g. "
+                                "local-coop-kitchen) that drives the first recorded planner through the spec's "
+                                "choice node, each point still labelled with the planner's own choice (a DAgger "
+                                "round: the states the learner reaches)"),
     horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
@@ -61,8 +61,9 @@ def decisions(
         episodes = (overcooked_decisions.layout_set(episode_set) if kitchen else tdw_decisions.episode_ids()
                     if transport else episode_ids(episode_set))[:limit_episodes]
         renderer = DecisionRenderer(spec)
-        if learner is not None and not kitchen:
-            raise ValueError("--learner drives a greedy cook: it works with --env overcooked only")
+        if learner is not None and not (kitchen or transport):
+            raise ValueError("--learner drives a scripted planner through a kit: it works with --env overcooked "
+                             "(the greedy cook) and --env tdw-mat (the transport planner)")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -81,7 +82,7 @@ def decisions(
                                                                  learner_lm=learner_lm)
             elif transport:
                 yield from tdw_decisions.episode_decisions(episode, members, renderer=renderer, seed=seed,
-                                                           perturb=perturb)
+                                                           perturb=perturb, learner_lm=learner_lm)
             else:
                 yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
                                              oracle_restarts=oracle_restarts, perturb=perturb)

@@ -317,10 +317,11 @@ def episode_ids(episode_set: str, limit: int | None = None) -> list[str]:
 
 
 def point_record(snap: Snapshot, seen: Rendered, renderer: DecisionRenderer, *, env: str, episode: str, split: str,
-                 team: list[str], oracle: tuple[int | None, str | None, str] = (None, None, "none")
-                 ) -> dict[str, Any]:
+                 team: list[str], oracle: tuple[int | None, str | None, str] = (None, None, "none"),
+                 rollin: str = "expert") -> dict[str, Any]:
     """One decision point as a JSON-ready record (every world writes the same fields), labelled with the expert's
-    choice and, where there is one, the oracle's (option index, subgoal, how it maps)."""
+    choice and, where there is one, the oracle's (option index, subgoal, how it maps); `rollin` says whose
+    choices brought the agent here (`expert`, or `learner` in a DAgger round)."""
     texts = [o.text for o in seen.options]
     return {
         "id": f"{env}/{episode}/{snap.agent}/{snap.number:03d}",
@@ -331,7 +332,7 @@ def point_record(snap: Snapshot, seen: Rendered, renderer: DecisionRenderer, *, 
         "oracle_subgoal": oracle[1], "oracle_match": oracle[2],
         "spec": renderer.loaded.spec.name, "prompt_env": seen.prompt_env, "messages": seen.messages,
         "prerank": [i for i, _ in seen.ranking], "prerank_notes": [note for _, note in seen.ranking],
-        "followed": snap.followed.text,
+        "followed": snap.followed.text, "rollin": rollin,
     }
 
 

@@ -10,22 +10,18 @@ seven paper layouts are held out as the test set, every other shipped layout tra
 
 from __future__ import annotations
 
-import copy
 import hashlib
-import random
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
-from coopgraph.envs.overcooked.belief import OvercookedBelief
+from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
-from coopgraph.envs.protocol import Observation, PrimitiveAction
-from coopgraph.evals.decisions import DecisionRenderer, Snapshot, point_record
+from coopgraph.evals.decisions import DecisionRenderer
+from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
 from coopgraph.evals.runner import run_episode
-from coopgraph.memory.episodic import EpisodicMemory
 
 #: The spec whose nodes render Overcooked decision points unless told otherwise: LLM-Co's prompt with the action
 #: alone as the reply, what a distilled planner answers.
@@ -46,53 +42,18 @@ def layout_set(name: str) -> list[str]:
                      f"seven), test (the paper's seven: {', '.join(PAPER_LAYOUTS)})")
 
 
-#: A learner's move at a snapshot: the text of the directive it picks (None: it would pick nothing).
-Learner = Callable[[Snapshot], "str | None"]
-
-
-class RecordingCook(GreedyCook):
-    """The greedy cook, snapshotting what it knew at each choice among two or more directives. With `perturb` it
-    follows a random feasible directive at that share of its choices; with a `learner` it follows the learner's
-    pick at every choice (DAgger's roll-in). Either way each point is labelled with the greedy cook's own choice,
-    so the data also covers states the greedy cook would never reach by itself."""
+class RecordingCook(ChoiceRecorder, GreedyCook):
+    """The greedy cook, recorded (`ChoiceRecorder`); choices among `wait.` and `move away.` alone are not
+    choices worth learning (LLM-Co's second cook takes them unasked)."""
 
     name = "greedy"
 
     def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None) -> None:
         super().__init__()
-        self.actions_kept = actions_kept
-        self.perturb = perturb
-        self.learner = learner
+        self.setup_recording(actions_kept, perturb, learner)
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        super().reset(agent_id, env_info, seed)
-        self.agent_id, self.env_info = agent_id, env_info
-        self.episodic = EpisodicMemory(max_actions=self.actions_kept, max_messages=0)
-        self.snapshots: list[Snapshot] = []
-        self.observation: Observation | None = None
-        self.detours = random.Random(f"perturb:{seed}:{agent_id}")
-
-    def act(self, observation: Observation) -> PrimitiveAction:
-        self.observation = observation
-        return super().act(observation)
-
-    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
-        choice = super().choose(belief, options)
-        if len(options) < 2 or {o.text for o in options} <= _IDLE or self.observation is None:
-            return choice
-        snap = Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation, copy.deepcopy(belief),
-                        copy.deepcopy(self.episodic), choice, None, choice)
-        if self.learner is not None:
-            picked = self.learner(snap)
-            snap.followed = next((o for o in options if o.text == picked), None) or next(
-                o for o in options if o.text == WAIT)  # as in play: an unusable answer waits this tick
-        elif self.perturb and self.detours.random() < self.perturb:
-            snap.followed = self.detours.choice(options)
-        self.snapshots.append(snap)
-        return snap.followed  # type: ignore[return-value]  # a kit option, KitchenAffordance
-
-    def ended(self, plan: KitchenAffordance, status: str, tick: int) -> None:
-        self.episodic.add_action(plan.text, tick, status if status in ("done", "failed") else "failed")
+    def worth_recording(self, options: list[Any]) -> bool:
+        return len(options) >= 2 and not {o.text for o in options} <= _IDLE
 
 
 def split_of(layout: str) -> str:
@@ -110,11 +71,7 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
-
-    def planner(snap: Snapshot) -> str | None:
-        return renderer.decide(snap, agents, learner_lm)
-
-    learner: Learner | None = planner if learner_lm is not None else None
+    learner = learner_for(renderer, agents, learner_lm)
     members: list[Any] = []
     for name in team:
         if name == "greedy":
@@ -123,21 +80,8 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
         else:
             members.append(make_baseline(name))
     run_episode(env, members, seed=seed)
-    recorded = [m for m in members if isinstance(m, RecordingCook)]
-    driven = {m.agent_id for m in recorded if m.learner is not None}
-    snapshots = sorted((s for m in recorded for s in m.snapshots),
-                       key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
-    records = []
-    for snap in snapshots:
-        seen = renderer.render(snap, agents)
-        texts = [o.text for o in seen.options]
-        if snap.choice.text not in texts:
-            continue
-        record = point_record(snap, seen, renderer, env="overcooked", episode=layout, split=split_of(layout),
-                              team=team)
-        record["rollin"] = "learner" if snap.agent in driven else "expert"
-        records.append(record)
-    return records
+    return recorded_points(members, agents, renderer, env="overcooked", episode=layout, split=split_of(layout),
+                           team=team)
 
 
 def generate(layout_set_name: str = "train", team: list[str] | None = None, *, limit: int | None = None,

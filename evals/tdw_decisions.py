@@ -11,20 +11,16 @@ so the third layout of scene 1a is `test`, of scene 4a `validation`, and the oth
 
 from __future__ import annotations
 
-import copy
-import random
 from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
-from coopgraph.envs.tdw_mat.belief import TDWBelief
 from coopgraph.envs.tdw_mat.episode import train_episodes
 from coopgraph.envs.tdw_mat.planner import TransportPlanner
-from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, Snapshot, point_record
+from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
+from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
 from coopgraph.evals.runner import run_episode
-from coopgraph.memory.episodic import OUTCOMES, EpisodicMemory
 
 #: The recorded member's name in `--team`; `rhp` may play unrecorded beside it.
 RECORDED = "planner"
@@ -33,40 +29,12 @@ PARTNERS = ("rhp",)
 HELD_OUT = {"1a_2": "test", "4a_2": "validation"}
 
 
-class RecordingPlanner(TransportPlanner):
-    """The transport planner, snapshotting what it knew at each choice among two or more actions. With `perturb`
-    it follows a random listed action at that share of its choices (still labelled with its own)."""
+class RecordingPlanner(ChoiceRecorder, TransportPlanner):
+    """The transport planner, recorded (`ChoiceRecorder`): each choice among two or more listed actions."""
 
-    def __init__(self, actions_kept: int = 10, perturb: float = 0.0) -> None:
+    def __init__(self, actions_kept: int = 10, perturb: float = 0.0, learner: Learner | None = None) -> None:
         super().__init__(RECORDED)
-        self.actions_kept = actions_kept
-        self.perturb = perturb
-
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        super().reset(agent_id, env_info, seed)
-        self.agent_id, self.env_info = agent_id, env_info
-        self.episodic = EpisodicMemory(max_actions=self.actions_kept, max_messages=0)
-        self.snapshots: list[Snapshot] = []
-        self.observation: Observation | None = None
-        self.detours = random.Random(f"perturb:{seed}:{agent_id}")
-
-    def act(self, observation: Observation) -> PrimitiveAction:
-        self.observation = observation
-        return super().act(observation)
-
-    def choose(self, belief: TDWBelief, options: list[Affordance]) -> Affordance:
-        choice = super().choose(belief, options)
-        if len(options) < 2 or self.observation is None:
-            return choice
-        followed = choice
-        if self.perturb and self.detours.random() < self.perturb:
-            followed = self.detours.choice(options)
-        self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
-                                       copy.deepcopy(belief), copy.deepcopy(self.episodic), choice, None, followed))
-        return followed
-
-    def ended(self, plan: Affordance, status: str, frame: int) -> None:
-        self.episodic.add_action(plan.text, frame, status if status in OUTCOMES else "failed")
+        self.setup_recording(actions_kept, perturb, learner)
 
 
 def episode_ids(limit: int | None = None) -> list[str]:
@@ -74,9 +42,9 @@ def episode_ids(limit: int | None = None) -> list[str]:
     return [f"train/{i}" for i in range(len(train_episodes()))][:limit]
 
 
-def _member(name: str, actions_kept: int, perturb: float) -> Any:
+def _member(name: str, actions_kept: int, perturb: float, learner: Learner | None = None) -> Any:
     if name == RECORDED:
-        return RecordingPlanner(actions_kept, perturb)
+        return RecordingPlanner(actions_kept, perturb, learner)
     if name in PARTNERS:
         return make_baseline(name)
     raise ValueError(f"team member {name!r} cannot play in TDW-MAT decision data; use {RECORDED} (recorded) or "
@@ -84,25 +52,23 @@ def _member(name: str, actions_kept: int, perturb: float) -> Any:
 
 
 def episode_decisions(episode: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                      perturb: float = 0.0, max_frames: int | None = None) -> list[dict[str, Any]]:
-    """Play one episode with the team (`planner` members are recorded) and return its decision points."""
+                      perturb: float = 0.0, max_frames: int | None = None, learner_lm: Any = None
+                      ) -> list[dict[str, Any]]:
+    """Play one episode with the team (`planner` members are recorded) and return its decision points. With
+    `learner_lm` the first planner goes where the spec's choice node, asking that LLM, sends it (a DAgger
+    round), each point still labelled with the planner's own pick."""
     actions_kept = int(renderer.loaded.spec.params.get("actions_kept", 10))
-    members = [_member(name, actions_kept, perturb) for name in team]
     options = {"max_steps": max_frames} if max_frames else {}
     env = envs.make("tdw-mat", episode=episode, num_agents=len(team), **options)
+    learner = learner_for(renderer, list(env.possible_agents), learner_lm)
+    members = []
+    for name in team:
+        members.append(_member(name, actions_kept, perturb, learner))
+        learner = None if name == RECORDED else learner  # only the first planner is driven by the learner
     run_episode(env, members, seed=seed)
-    agents = list(env.possible_agents)
-    snapshots = sorted((s for m in members if isinstance(m, RecordingPlanner) for s in m.snapshots),
-                       key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
     layout = f"{env.episode.scene}_{env.episode.layout}"
-    records = []
-    for snap in snapshots:
-        seen = renderer.render(snap, agents)
-        if snap.choice.text not in [o.text for o in seen.options]:
-            continue  # the spec's list left the planner's choice off: never label a wrong index
-        records.append(point_record(snap, seen, renderer, env="tdw-mat", episode=env.episode.key,
-                                    split=HELD_OUT.get(layout, "train"), team=team))
-    return records
+    return recorded_points(members, list(env.possible_agents), renderer, env="tdw-mat", episode=env.episode.key,
+                           split=HELD_OUT.get(layout, "train"), team=team)
 
 
 def generate(team: list[str] | None = None, *, limit_episodes: int | None = None, seed: int = 0,

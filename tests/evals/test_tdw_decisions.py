@@ -23,7 +23,7 @@ from coopgraph.testing import scripted_lm
 #: Every field `evals.decisions.point_record` writes, for C-WAH and Overcooked alike.
 FIELDS = {"id", "env", "episode", "step", "agent", "split", "team", "facts", "options", "expert_index",
           "expert_choice", "oracle_index", "oracle_choice", "oracle_subgoal", "oracle_match", "spec", "prompt_env",
-          "messages", "prerank", "prerank_notes", "followed"}
+          "messages", "prerank", "prerank_notes", "followed", "rollin"}
 OPTION = re.compile(r"^[A-Z]{1,2}\. (.+)$", re.MULTILINE)
 
 
@@ -82,3 +82,22 @@ def test_cli_refuses_a_member_it_cannot_record(tmp_path: Path) -> None:
                                       "-o", str(tmp_path / "x.jsonl")])
     assert result.exit_code != 0 and "cannot play in TDW-MAT decision data" in result.output
     assert "Traceback" not in result.output
+
+
+def test_a_dagger_round_goes_where_the_learner_sends_the_first_planner() -> None:
+    """The learner's answer (always the last option here) is followed; the label stays the planner's own pick."""
+    from coopgraph.evals.decisions import DecisionRenderer
+    from coopgraph.evals.tdw_decisions import episode_decisions
+
+    def last_option(messages: list[Any], _: dict[str, Any]) -> str:
+        return "Answer: " + OPTION.findall(messages[-1].content)[-1]
+
+    lm = scripted_lm(last_option)
+    records = episode_decisions("train/0", ["planner", "planner"], renderer=DecisionRenderer("coela-lite"),
+                                max_frames=300, learner_lm=lm)
+    driven = [r for r in records if r["rollin"] == "learner"]
+    assert driven and {r["agent"] for r in driven} == {"alice"}
+    assert {r["rollin"] for r in records if r["agent"] == "bob"} == {"expert"}
+    assert all(r["followed"] == r["options"][-1] for r in driven)
+    assert any(r["expert_choice"] != r["followed"] for r in driven)
+    assert len(lm.chat_model.calls) == len(driven)

@@ -1,0 +1,94 @@
+"""Recording a scripted planner's choices as decision points, for the worlds whose experts pick through a kit.
+
+Overcooked's greedy cook and TDW-MAT's transport planner both pick one of the kit's listed actions with
+`choose(belief, options)` whenever their last one has ended. `ChoiceRecorder` wraps that pick: it freezes what the
+planner knew (its belief and a CoELA-style action history) and lets it follow something else while keeping its own
+pick as the label, either a random option at a share of its choices (`perturb`, as in DART) or a learner's pick at
+every choice (`learner`, DAgger's roll-in), so the data covers states the expert would never reach by itself.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Callable, Iterable
+from typing import Any
+
+from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
+from coopgraph.evals.decisions import DecisionRenderer, Snapshot, point_record
+from coopgraph.memory.episodic import OUTCOMES, EpisodicMemory
+
+#: A learner's move at a snapshot: the text of the option the spec's choice node picks (its fallback for an
+#: unusable answer; None where the node would pick nothing, and then the expert's choice is followed).
+Learner = Callable[[Snapshot], "str | None"]
+
+
+class ChoiceRecorder:
+    """Mixin for a kit-driven scripted member (put it first among the bases): records each choice among two or
+    more options, and follows a detour or a learner where asked. `worth_recording` says which choices count."""
+
+    def setup_recording(self, actions_kept: int, perturb: float = 0.0, learner: Learner | None = None) -> None:
+        self.actions_kept = actions_kept
+        self.perturb = perturb
+        self.learner = learner
+
+    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+        super().reset(agent_id, env_info, seed)  # type: ignore[misc]  # the planner's own reset
+        self.agent_id, self.env_info = agent_id, env_info
+        self.episodic = EpisodicMemory(max_actions=self.actions_kept, max_messages=0)
+        self.snapshots: list[Snapshot] = []
+        self.observation: Observation | None = None
+        self.detours = random.Random(f"perturb:{seed}:{agent_id}")
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        self.observation = observation
+        return super().act(observation)  # type: ignore[misc]
+
+    def worth_recording(self, options: list[Any]) -> bool:
+        return len(options) >= 2
+
+    def choose(self, belief: Any, options: list[Any]) -> Any:
+        choice = super().choose(belief, options)  # type: ignore[misc]
+        if not self.worth_recording(options) or self.observation is None:
+            return choice
+        snap = Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation, copy.deepcopy(belief),
+                        copy.deepcopy(self.episodic), choice, None, choice)
+        if self.learner is not None:
+            picked = self.learner(snap)  # the node's own fallback already stands in for an unusable answer
+            snap.followed = next((o for o in options if o.text == picked), choice)
+        elif self.perturb and self.detours.random() < self.perturb:
+            snap.followed = self.detours.choice(options)
+        self.snapshots.append(snap)
+        return snap.followed
+
+    def ended(self, plan: Affordance, status: str, time: int) -> None:
+        self.episodic.add_action(plan.text, time, status if status in OUTCOMES else "failed")
+
+
+def learner_for(renderer: DecisionRenderer, agents: list[str], lm: Any) -> Learner | None:
+    """The learner that asks `lm` through the spec's choice node (None without an LLM)."""
+    if lm is None:
+        return None
+
+    def pick(snap: Snapshot) -> str | None:
+        return renderer.decide(snap, agents, lm)
+
+    return pick
+
+
+def recorded_points(members: Iterable[Any], agents: list[str], renderer: DecisionRenderer, *, env: str, episode: str,
+                    split: str, team: list[str]) -> list[dict[str, Any]]:
+    """The recorded members' decision points as JSON-ready records, in time order. A point whose label the spec's
+    list left off is dropped (never a wrong index); `rollin` says who chose where the agent went next."""
+    recorders = [m for m in members if isinstance(m, ChoiceRecorder)]
+    driven = {m.agent_id for m in recorders if m.learner is not None}
+    snapshots = sorted((s for m in recorders for s in m.snapshots),
+                       key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
+    records = []
+    for snap in snapshots:
+        seen = renderer.render(snap, agents)
+        if snap.choice.text not in [o.text for o in seen.options]:
+            continue
+        records.append(point_record(snap, seen, renderer, env=env, episode=episode, split=split, team=team,
+                                    rollin="learner" if snap.agent in driven else "expert"))
+    return records
