@@ -8,7 +8,6 @@ action, uniformly (seeded). The game is read from `env_info["game"]`, so one nam
 
 from __future__ import annotations
 
-import random
 from typing import Any
 
 from coopgraph.envs.collab import capture_plan, escape_plan
@@ -16,9 +15,8 @@ from coopgraph.envs.collab.affordances import CollabAffordance
 from coopgraph.envs.collab.belief import CaptureBelief, EscapeBelief
 from coopgraph.envs.collab.capture import CaptureMove, CaptureState
 from coopgraph.envs.collab.escape import EscapeMove, EscapeState, KillerPlan
-from coopgraph.envs.collab.kit import make_kit
 from coopgraph.envs.collab.maps import Adjacency
-from coopgraph.envs.protocol import AgentKit, Observation, PrimitiveAction
+from coopgraph.envs.kit_member import KitMember
 
 
 def capture_state(belief: CaptureBelief) -> CaptureState:
@@ -47,34 +45,21 @@ def matching(options: list[CollabAffordance], kind: str, room: int | None) -> Co
                  and (o.room == room or o.kind in idle)), None)
 
 
-class KitPlayer:
-    """A team member that chooses among the kit's listed actions with `choose`, one per turn."""
+class KitPlayer(KitMember):
+    """A player that chooses among the kit's listed actions with `choose`, one per turn."""
 
     name = "collab-player"
 
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or self.name
-        self.kit: AgentKit | None = None
-        self.rng = random.Random(0)
-        self.rooms: Adjacency = {}
-
     def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        self.kit = make_kit(env_info)
-        self.rng = random.Random(seed)
-        self.rooms = {int(r): tuple(links) for r, links in (env_info.get("rooms") or {}).items()}
+        super().reset(agent_id, env_info, seed)
+        self.rooms: Adjacency = {int(r): tuple(links) for r, links in (env_info.get("rooms") or {}).items()}
         self.distance = str(env_info.get("distance", "number"))
+
+    def options(self, belief: Any) -> list[Any]:
+        return [o for o in super().options(belief) if isinstance(o, CollabAffordance)]
 
     def choose(self, belief: Any, options: list[CollabAffordance]) -> CollabAffordance:
         raise NotImplementedError
-
-    def act(self, observation: Observation) -> PrimitiveAction:
-        assert self.kit is not None, "reset() the player before it acts"
-        belief = self.kit.belief
-        belief.update(observation)
-        options = [o for o in self.kit.affordances.available(belief) if isinstance(o, CollabAffordance)]
-        step = self.kit.skillbook.next_action(self.choose(belief, options), observation)
-        assert step.action is not None
-        return step.action
 
 
 class RandomPlayer(KitPlayer):

@@ -11,58 +11,27 @@ scripted stand-ins for the paper's RL partners, which need ray and TensorFlow.
 
 from __future__ import annotations
 
-import random
 from collections.abc import Callable
 from typing import Any
 
+from coopgraph.envs.kit_member import KitMember
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
 from coopgraph.envs.overcooked.belief import OvercookedBelief
-from coopgraph.envs.overcooked.kit import make_kit
-from coopgraph.envs.protocol import SEND_MESSAGE, AgentKit, Observation, PrimitiveAction, SkillStatus
-from coopgraph.envs.protocol import WAIT as WAIT_ACTION
 
 Choice = Callable[[KitchenAffordance], bool]
 
 
-class KitCook:
-    """A team member that chooses among the kit's affordances with `choose` and runs the choice to its end."""
+class KitCook(KitMember):
+    """A cook that chooses among LLM-Co's feasible actions with `choose` and runs the choice to its end."""
 
     name = "cook"
+    attempts = 2
 
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or self.name
-        self.kit: AgentKit | None = None
-        self.plan: KitchenAffordance | None = None
-        self.rng = random.Random(0)
-
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        self.kit = make_kit(env_info)
-        self.plan = None
-        self.rng = random.Random(seed)
+    def options(self, belief: Any) -> list[Any]:
+        return [o for o in super().options(belief) if isinstance(o, KitchenAffordance)]
 
     def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
         raise NotImplementedError
-
-    def ended(self, plan: KitchenAffordance, status: str, tick: int) -> None:
-        """A directive has ended (`done` or `failed`); a recorder logs it as the graph's action history does."""
-
-    def act(self, observation: Observation) -> PrimitiveAction:
-        assert self.kit is not None, "reset() the cook before it acts"
-        belief = self.kit.belief
-        assert isinstance(belief, OvercookedBelief)
-        belief.update(observation)
-        for _ in range(2):
-            if self.plan is None:
-                options = [o for o in self.kit.affordances.available(belief) if isinstance(o, KitchenAffordance)
-                           and o.kind != SEND_MESSAGE]
-                self.plan = self.choose(belief, options)
-            step = self.kit.skillbook.next_action(self.plan, observation)
-            if step.status != SkillStatus.RUNNING:
-                self.ended(self.plan, str(step.status), observation.time)
-                self.plan = None
-            if step.action is not None:
-                return step.action
-        return WAIT_ACTION
 
 
 class RandomCook(KitCook):

@@ -13,30 +13,23 @@ from __future__ import annotations
 
 from typing import Any
 
-from coopgraph.envs.protocol import WAIT, Affordance, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.kit_member import KitMember
+from coopgraph.envs.protocol import Affordance
 from coopgraph.envs.tdw_mat.affordances import EXPLORE, GOTO, GRAB, PUT, TRANSPORT
 from coopgraph.envs.tdw_mat.belief import TDWBelief
-from coopgraph.envs.tdw_mat.kit import make_kit
 
 #: How unexplored a room is, for choosing where to go next (fewer first).
 _LEVEL = {"none": 0, "part": 1, "all": 2}
 
 
-class TransportPlanner:
+class TransportPlanner(KitMember):
     """A `TeamMember` on `tdw-mat`: RHP's sub-goal rules on CoELA's action list, nearest first."""
 
     name = "planner"
 
-    def __init__(self, name: str | None = None) -> None:
-        self.name = name or self.name
-        self.plan: Affordance | None = None
-
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        self.kit = make_kit(env_info)
-        self.plan = None
-
     @property
     def belief(self) -> TDWBelief:
+        assert self.kit is not None
         belief = self.kit.belief
         assert isinstance(belief, TDWBelief)
         return belief
@@ -76,23 +69,3 @@ class TransportPlanner:
             return min(rooms, key=lambda o: (_LEVEL[belief.explored[o.target_id]],  # type: ignore[index]
                                              o.cost if o.cost is not None else float("inf"), o.text))
         return options[0]
-
-    def ended(self, plan: Affordance, status: str, frame: int) -> None:
-        """A plan has ended (`done` or `failed`); a recorder logs it as the graph's action history does."""
-
-    def act(self, observation: Observation) -> PrimitiveAction:
-        belief = self.belief
-        belief.update(observation)
-        for _ in range(3):
-            if self.plan is None:
-                options = self.kit.affordances.available(belief)
-                if not options:
-                    return WAIT
-                self.plan = self.choose(belief, options)
-            step = self.kit.skillbook.next_action(self.plan, observation)
-            if step.status != SkillStatus.RUNNING:
-                self.ended(self.plan, str(step.status), observation.time)
-                self.plan = None
-            if step.action is not None:
-                return step.action
-        return WAIT
