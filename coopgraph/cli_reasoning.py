@@ -10,7 +10,6 @@ import typer
 from rich.markup import escape
 
 from coopgraph.cli import console, emit_json, fail
-from coopgraph.cli_data import data_app
 
 
 def _percent(value: float | None) -> str:
