@@ -70,7 +70,8 @@ def test_both_scorers_on_multi_letter_answers() -> None:
     assert not read_faithful(spaced, "Explanation: x\nAnswer: F. option F").correct
     assert read_fixed(spaced, "Explanation: x\nAnswer: F. option F").correct
     assert read_faithful(spaced, "Answer: D) option D").correct
-    assert spaced.chance(faithful=True) == pytest.approx(1 / 6) and spaced.chance(faithful=False) == pytest.approx(2 / 6)
+    assert spaced.chance(faithful=True) == pytest.approx(1 / 6)
+    assert spaced.chance(faithful=False) == pytest.approx(2 / 6)
 
 
 def test_faithful_reads_action_before_answer_and_falls_back_to_the_closest_option() -> None:
@@ -186,7 +187,8 @@ def test_unparseable_answers_count_wrong_and_stay_in_the_trace(tmp_path: Path,
 
 def test_report_prints_accuracy_beside_chance(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     use_model(monkeypatch, ["Answer: B."])
-    assert runner.invoke(app, ["eval", "reasoning", str(SAMPLE), "--out", str(tmp_path), "--trials", "2"]).exit_code == 0
+    args = ["eval", "reasoning", str(SAMPLE), "--out", str(tmp_path), "--trials", "2"]
+    assert runner.invoke(app, args).exit_code == 0
     report = runner.invoke(app, ["report", str(tmp_path)])
     assert report.exit_code == 0, report.output
     assert "accuracy per question type and game, beside chance" in report.stdout
