@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 from coopgraph.cli import console, emit_json, fail
+from coopgraph.cli_data import data_app
 
 
 def _percent(value: float | None) -> str:
@@ -92,3 +93,21 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         raise typer.Exit(130)
     if result.failed:
         raise typer.Exit(1)
+
+
+@data_app.command("reasoning")
+def data_reasoning(
+    out: Path = typer.Option(..., "-o", "--out", help="CSV file to write (LLM-Co's columns and a Split column)"),
+    per_world: int = typer.Option(100, "--per-world", min=1, help="rows (three questions each) per world"),
+    seed: int = typer.Option(0, "--seed", help="episode seed and option sampling"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
+) -> None:
+    """Generate reasoning questions from coopgraph's worlds, answers computed from the world's state."""
+    from coopgraph.evals.reasoning.generate_rows import generate, write_rows
+
+    summary = write_rows(generate(seed, per_world), out)
+    if as_json:
+        emit_json(summary)
+        return
+    console.print(f"[green]wrote[/green] {summary['questions']} questions ({summary['rows']} rows) to {out}: "
+                  f"{summary['games']}, splits {summary['splits']}", highlight=False)
