@@ -98,7 +98,7 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
 @data_app.command("reasoning")
 def data_reasoning(
     out: Path = typer.Option(..., "-o", "--out", help="CSV file to write (LLM-Co's columns and a Split column)"),
-    per_world: int = typer.Option(100, "--per-world", min=1, help="rows (three questions each) per world"),
+    per_world: int = typer.Option(34, "--per-world", min=1, help="rows (three questions each) per world"),
     seed: int = typer.Option(0, "--seed", help="episode seed and option sampling"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:

@@ -19,7 +19,7 @@ from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAfford
 from coopgraph.envs.overcooked.belief import OvercookedBelief
 from coopgraph.envs.overcooked.cooks import GreedyCook
 from coopgraph.envs.protocol import Observation, PrimitiveAction
-from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, question_row
+from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, question_row, sample_choice
 from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
 
@@ -77,15 +77,6 @@ def dispenser_question(belief: OvercookedBelief) -> tuple[str, Choice] | None:
                                                            [len(options) - 1])
 
 
-def directive_choice(options: list[str], answer: str, rng: random.Random) -> Choice:
-    """Three to five of the feasible directives, the answer among them, shuffled (the world lists the nearest
-    first, and the greedy cook often takes it: a fixed order would reward always answering A)."""
-    others = [o for o in dict.fromkeys(options) if o != answer]
-    keep = [answer, *rng.sample(others, min(len(others), rng.randint(2, 4)))]
-    rng.shuffle(keep)
-    return Choice(keep, [keep.index(answer)])
-
-
 def layout_rows(layout: str, *, seed: int, per_layout: int, horizon: int = 200) -> list[dict[str, str]]:
     """Up to `per_layout` rows (EC, TOM and JP each) from one layout played by two greedy cooks."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
@@ -106,8 +97,8 @@ def layout_rows(layout: str, *, seed: int, per_layout: int, horizon: int = 200) 
                 game=GAME, layout=layout, state=state, description=game_description(belief),
                 ec=(f"{state}\n\n{ec[0]}", ec[1]),
                 tom=(f"{state}\n\nWhat is {belief.partner_name} doing now?",
-                     directive_choice(origin[2], intent, rng)),
-                jp=(f"{state}\n\nWhat should I do next?", directive_choice(options, choice, rng)),
+                     sample_choice(origin[2], intent, rng)),
+                jp=(f"{state}\n\nWhat should I do next?", sample_choice(options, choice, rng)),
                 concept=f"tick {time}, {belief.agent_name}", directives=DIRECTIVES))
     rng.shuffle(rows)
     return rows[:per_layout]

@@ -1,7 +1,8 @@
 """Writing generated questions in LLM-Co's CSV format: lettered options, answer letters, coopgraph's own directives,
 and a `Split` column (`train` / `test`, by a hash of the row's world and layout, so a layout never straddles both).
 
-The world modules (so far `generate_overcooked`) compute the answers; this module only words and stores them.
+The world modules (`generate_overcooked`, `generate_cwah`, `generate_tdw_mat`) compute the answers; this module
+only words, samples and stores them.
 The Collab games' rows come from `coopgraph.envs.collab.reasoning` when that module exists.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import csv
 import hashlib
 import importlib
+import random
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -42,6 +44,24 @@ class Choice:
 
     options: list[str]
     correct: list[int]
+
+
+def sample_choice(options: list[str], answer: str, rng: random.Random) -> Choice:
+    """The answer and two to four other options, shuffled (worlds list the nearest or likeliest first, and the
+    baselines often take it: a fixed order would reward always answering A)."""
+    others = [o for o in dict.fromkeys(options) if o != answer]
+    keep = [answer, *rng.sample(others, min(len(others), rng.randint(2, 4)))]
+    rng.shuffle(keep)
+    return Choice(keep, [keep.index(answer)])
+
+
+def count_choice(answer: int, rng: random.Random, width: int = 4) -> Choice:
+    """`width` consecutive counts from zero or above that hold the answer, shuffled (small answers such as none
+    yet are common, and counts in order would put them first)."""
+    start = max(0, answer - rng.randrange(width))
+    options = [str(n) for n in range(start, start + width)]
+    rng.shuffle(options)
+    return Choice(options, [options.index(str(answer))])
 
 
 def lettered(question: str, kind: str, choice: Choice) -> str:
@@ -82,12 +102,13 @@ def collab_rows(seed: int, n: int) -> list[dict[str, str]]:
     return rows
 
 
-def generate(seed: int = 0, per_world: int = 60,
+def generate(seed: int = 0, per_world: int = 34,
              worlds: dict[str, Callable[[int, int], list[dict[str, str]]]] | None = None) -> list[dict[str, str]]:
     """Rows of every world, each world's rows in a fixed order for a seed, with their split."""
-    from coopgraph.evals.reasoning import generate_overcooked
+    from coopgraph.evals.reasoning import generate_cwah, generate_overcooked, generate_tdw_mat
 
-    makers = worlds or {"overcooked": generate_overcooked.world_rows, "collab": collab_rows}
+    makers = worlds or {"overcooked": generate_overcooked.world_rows, "cwah": generate_cwah.world_rows,
+                        "tdw-mat": generate_tdw_mat.world_rows, "collab": collab_rows}
     rows: list[dict[str, str]] = []
     for make in makers.values():
         for row in make(seed, per_world):
