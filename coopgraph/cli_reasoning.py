@@ -47,7 +47,7 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
     if scorer not in SCORERS:
         fail(f"unknown --scorer {scorer!r}; use one of: {', '.join(SCORERS)}")
     if program is not None and not program.is_file():
-        fail(f"no program file {program}; write one with `coopgraph optimize --data QUESTIONS.csv -o {program}`")
+        fail(f"no program file {program}; write one with `coopgraph optimize reasoning QUESTIONS.csv -o {program}`")
     check_out_folder(out)
     try:
         questions, skipped = load_questions(questions_file)
@@ -93,6 +93,57 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         raise typer.Exit(130)
     if result.failed:
         raise typer.Exit(1)
+
+
+def optimize_reasoning(questions_file: Path | None, *, out: Path, optimizer: str, llm: str | None, train: int,
+                       held_out: int, demos: int, seed: int, as_json: bool) -> None:
+    """`coopgraph optimize reasoning CSV`: tune the reasoning program on the train split, accuracy (fixed scorer)
+    on held-out questions before and after, the program saved for `eval reasoning --program`."""
+    from coopgraph.evals.optimize import OPTIMIZERS
+    from coopgraph.evals.reasoning.asking import load_program
+    from coopgraph.evals.reasoning.questions import QuestionFileError, load_questions
+    from coopgraph.evals.reasoning.tuning import measure, split_questions, tune
+    from coopgraph.llm import factory
+    from coopgraph.llm.settings import LLMSettingError
+
+    if questions_file is None:
+        fail("name a question file: coopgraph optimize reasoning CSV -o PROGRAM.json (one with a Split column, "
+             "e.g. evals/reasoning/data/coopgraph_reasoning.csv)")
+    if optimizer not in OPTIMIZERS:
+        fail(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
+    try:
+        questions, skipped = load_questions(questions_file)
+    except QuestionFileError as exc:
+        fail(str(exc))
+    trainset, held = split_questions(questions, train, held_out, seed)
+    if not trainset or not held:
+        fail(f"{questions_file} needs questions in the 'train' split and in the others (found {len(trainset)} / "
+             f"{len(held)}); `coopgraph data reasoning` writes a Split column")
+    try:  # after the file checks: make_lm starts the embedded server
+        lm = factory.make_lm(llm)
+    except LLMSettingError as exc:
+        fail(str(exc))
+    say = (lambda text: None) if as_json else (lambda text: console.print(text, highlight=False))
+    for bad in skipped:
+        say(f"[yellow]{escape(str(bad))}[/yellow]")
+    program = load_program()
+    say(f"measuring the reasoning prompt on {len(held)} held-out questions (before)")
+    before = measure(program, held, lm)
+    say(f"optimizing with {optimizer} on {len(trainset)} training questions")
+    tuned = tune(program, trainset, optimizer, lm, demos=demos, seed=seed)
+    after = measure(tuned, held, lm)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    tuned.save(str(out))
+    result = {"csv": str(questions_file), "optimizer": optimizer, "scorer": "fixed", "train": len(trainset),
+              "before": before.as_dict(), "after": after.as_dict(), "program": str(out)}
+    if as_json:
+        emit_json(result)
+        return
+    for label, accuracy in (("before", before), ("after", after)):
+        row = accuracy.as_dict()
+        types = ", ".join(f"{kind} {value:.1%}" for kind, value in row["types"].items())
+        say(f"{label:>6}: accuracy {row['accuracy']:.1%} ({types}), unreadable {row['unreadable']:.1%} (n={row['n']})")
+    say(f"[green]saved[/green] {out}; ask with it: coopgraph eval reasoning {questions_file} --program {out}")
 
 
 @data_app.command("reasoning")

@@ -9,13 +9,16 @@ question and trial, as LLM-Co asks once; the sampling is its own (temperature 0.
 
 from __future__ import annotations
 
+import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 from coopgraph.evals.reasoning.questions import Question
-from coopgraph.nodes.programs import ChoiceProgram, JinjaAdapter, ReplyContract, run_program
+from coopgraph.llm.constraints import ChoiceConstraint
+from coopgraph.nodes.programs import ChoiceProgram, JinjaAdapter, ReplyContract, run_program, signatures
 
 TEMPLATE = "reasoning/ask"
 #: LLM-Co's sampling for its reasoning questions (`src/reasoning_evals/main.py`).
@@ -46,11 +49,26 @@ def answer_label(directive: str) -> str:
     return found.group(1) if found else "Answer"
 
 
-def adapter_for_question(question: Question) -> JinjaAdapter:
-    return JinjaAdapter(
+class ReasoningAdapter(JinjaAdapter):
+    """The question template's adapter, reading each question's answer label from its own directive, so one adapter
+    serves a whole file and a tuned program's demos (EC, TOM or JP) reply in their own form; instructions reach the
+    prompt only once an optimizer changed them, so an untuned program asks exactly as LLM-Co does."""
+
+    def constraint_for(self, inputs: dict[str, Any]) -> ChoiceConstraint | None:
+        constraint = super().constraint_for(inputs)
+        directive = str(inputs.get("context", {}).get("directive", ""))
+        return None if constraint is None else dataclasses.replace(constraint, answer_label=answer_label(directive))
+
+    def _turn(self, signature: Any, inputs: dict[str, Any]) -> list[dict[str, str]]:
+        tuned = signature.instructions != signatures()["ChooseOption"].instructions
+        return super()._turn(SimpleNamespace(instructions=signature.instructions if tuned else ""), inputs)
+
+
+def reasoning_adapter() -> JinjaAdapter:
+    return ReasoningAdapter(
         TEMPLATE, node_name="reasoning.ask", answer_format="text", reasoning_chars=EXPLANATION_CHARS,
         max_tokens=MAX_TOKENS, retries=0, free_reasoning=True, options=SAMPLING,
-        reply=ReplyContract("lenient", answer_label(question.directive), "Explanation", "in_prompt"))
+        reply=ReplyContract("lenient", "Answer", "Explanation", "in_prompt"))
 
 
 def inputs(question: Question) -> dict[str, Any]:
@@ -69,7 +87,7 @@ def load_program(path: str | Path | None = None) -> Any:
 
 
 def ask(program: Any, question: Question, lm: Any) -> Asked:
-    adapter = adapter_for_question(question)
+    adapter = reasoning_adapter()
     given = inputs(question)
     predict = program.predict
     messages = adapter.format(predict.signature, predict.demos, given)
