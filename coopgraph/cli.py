@@ -175,4 +175,4 @@ def main() -> None:
 
 
 # Command modules register themselves on `app` when imported.
-from coopgraph import cli_data, cli_eval, cli_fork, cli_optimize, cli_replay, cli_run  # noqa: E402,F401
+from coopgraph import cli_data, cli_eval, cli_fork, cli_optimize, cli_reasoning, cli_replay, cli_run  # noqa: E402,F401

@@ -57,8 +57,12 @@ def _team_means(store: Any, suite: str) -> dict[str, dict[str, Any]]:
 
 @app.command("eval")
 def eval_suite(
-    suite: str = typer.Argument(..., help="suite YAML file, or a shipped suite name (cwah-baselines)"),
-    out: Path = typer.Option(..., "--out", help="folder for the result store and traces"),
+    suite: str = typer.Argument(..., help="suite YAML file, or a shipped suite name (cwah-baselines); `reasoning` "
+                                "scores LLM-Co's reasoning questions instead (`eval reasoning CSV`)"),
+    questions: Path = typer.Argument(None, help="with `reasoning`: a question file in LLM-Co's CSV format",
+                                     show_default=False),
+    out: Path = typer.Option(None, "--out", help="folder for the result store and traces (required for a suite; "
+                             "reasoning: default runs/reasoning)"),
     workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes"),
     llm: str = typer.Option(None, "--llm", help="override every graph agent's LLM (local, openai:M, vllm:M)"),
     limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team"),
@@ -66,9 +70,26 @@ def eval_suite(
                                   "stored apart from full-length runs)"),
     backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray"),
     team: list[str] = typer.Option([], "--team", help="run only the team with this label (repeatable)"),
+    trials: int = typer.Option(3, "--trials", min=1, help="reasoning: times each question is asked"),
+    scorer: str = typer.Option("faithful", "--scorer", help="reasoning: faithful (LLM-Co's reading, quirks and "
+                               "all) or fixed"),
+    program: Path = typer.Option(None, "--program", help="reasoning: a program tuned by `coopgraph optimize`"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with what was run"),
 ) -> None:
     """Run a suite; finished episodes are stored at once, so a rerun resumes where an interrupted one stopped."""
+    if suite == "reasoning":
+        from coopgraph.cli_reasoning import eval_reasoning
+
+        if workers != 1 or backend != "local" or max_steps is not None or team:
+            fail("--workers, --backend, --max-steps and --team apply to suites, not to `eval reasoning`")
+        with _sigterm_as_interrupt():
+            eval_reasoning(questions, out=out or Path("runs/reasoning"), llm=llm, limit=limit, trials=trials,
+                           scorer=scorer, program=program, as_json=as_json)
+        return
+    if questions is not None:
+        fail(f"unexpected argument {questions}: only `eval reasoning` takes a question file")
+    if out is None:
+        fail("--out is required: the folder for the result store and traces")
     from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.parallel import run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store

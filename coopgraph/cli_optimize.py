@@ -25,14 +25,18 @@ def write_tuned_spec(spec_out: Path, base: str, node: str, program: Path) -> Non
 
 @app.command("optimize")
 def optimize(
-    data: Path = typer.Option(..., "--data", help="decision points from `coopgraph data decisions`"),
+    target: str = typer.Argument(None, help="`reasoning` tunes the reasoning prompt on a question file instead of "
+                                 "a node on decision points (`optimize reasoning CSV`)"),
+    questions: Path = typer.Argument(None, help="with `reasoning`: a question file with a Split column "
+                                     "(`coopgraph data reasoning`)", show_default=False),
+    data: Path = typer.Option(None, "--data", help="decision points from `coopgraph data decisions`"),
     out: Path = typer.Option(..., "-o", "--out", help="where to save the tuned program (DSPy JSON)"),
     spec: str = typer.Option("coela", "--spec", help="graph spec whose node is tuned"),
     node: str = typer.Option(None, "--node", help="node id (default: the spec's planning.choose_action node)"),
     optimizer: str = typer.Option("bootstrap", "--optimizer", help="labeled, bootstrap, random-search or mipro"),
     llm: str = typer.Option(None, "--llm", help="LLM setting (default: COOPGRAPH_LLM or local)"),
-    train: int = typer.Option(16, "--train", min=1, help="training decision points (split 'train')"),
-    held_out: int = typer.Option(40, "--eval", min=1, help="held-out decision points (other splits)"),
+    train: int = typer.Option(16, "--train", min=1, help="training decision points or questions (split 'train')"),
+    held_out: int = typer.Option(40, "--eval", min=1, help="held-out decision points or questions (other splits)"),
     demos: int = typer.Option(2, "--demos", min=0, help="few-shot demos the program may keep"),
     seed: int = typer.Option(0, "--seed"),
     eval_data: Path = typer.Option(None, "--eval-data", help="held-out points from this file instead (all splits), "
@@ -40,7 +44,22 @@ def optimize(
     spec_out: Path = typer.Option(None, "--spec-out", help="also write a spec that extends SPEC with the program"),
     as_json: bool = typer.Option(False, "--json", help="print the before/after agreement as JSON"),
 ) -> None:
-    """Tune a choice node on expert decisions and print its agreement with the expert before and after."""
+    """Tune a choice node on expert decisions and print its agreement with the expert before and after (or, with
+    `reasoning CSV`, the reasoning prompt on a question file's train split, accuracy before and after on the rest)."""
+    if target == "reasoning":
+        from coopgraph.cli_reasoning import optimize_reasoning
+
+        if data is not None or eval_data is not None or spec_out is not None:
+            fail("--data, --eval-data and --spec-out tune a node; `optimize reasoning` takes a question file")
+        optimize_reasoning(questions, out=out, optimizer=optimizer, llm=llm, train=train, held_out=held_out,
+                           demos=demos, seed=seed, as_json=as_json)
+        return
+    if target is not None:
+        fail(f"unexpected argument {target!r}: `optimize` tunes a node (--data FILE) or, as `optimize reasoning CSV`, "
+             "the reasoning prompt")
+    if data is None:
+        fail("name the decision points: coopgraph optimize --data FILE.jsonl -o PROGRAM.json "
+             "(or tune the reasoning prompt: coopgraph optimize reasoning QUESTIONS.csv -o PROGRAM.json)")
     from coopgraph.evals.decisions import read_jsonl
     from coopgraph.evals.optimize import OPTIMIZERS, NodeTuner, sample_examples, split_examples
     from coopgraph.llm.factory import make_lm

@@ -116,21 +116,29 @@ class NodeTuner:
     def optimize(self, trainset: list[dspy.Example], optimizer: str = "bootstrap", *, demos: int = 2,
                  seed: int = 0) -> dspy.Module:
         """Compile a tuned copy of the node's program; the node's adapter and LM render and answer every call."""
-        student = self.program.deepcopy()
-        with dspy.context(lm=self.lm, adapter=self.adapter):
-            if optimizer == "labeled":
-                return dspy.LabeledFewShot(k=demos).compile(student, trainset=trainset, sample=True)
-            if optimizer == "bootstrap":
-                tuner = dspy.BootstrapFewShot(metric=agrees, max_bootstrapped_demos=demos, max_labeled_demos=demos,
-                                              max_rounds=1)
-                return tuner.compile(student, trainset=trainset)
-            if optimizer == "random-search":
-                tuner = dspy.BootstrapFewShotWithRandomSearch(
-                    metric=agrees, max_bootstrapped_demos=demos, max_labeled_demos=demos, num_candidate_programs=4,
-                    num_threads=1)
-                return tuner.compile(student, trainset=trainset)
-            if optimizer == "mipro":
-                tuner = dspy.MIPROv2(metric=agrees, auto="light", max_bootstrapped_demos=demos,
-                                     max_labeled_demos=demos, num_threads=1, seed=seed, verbose=False)
-                return tuner.compile(student, trainset=trainset, requires_permission_to_run=False)
-        raise ValueError(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
+        return compile_program(self.program, trainset, optimizer, lm=self.lm, adapter=self.adapter, metric=agrees,
+                               demos=demos, seed=seed)
+
+
+def compile_program(program: dspy.Module, trainset: list[dspy.Example], optimizer: str, *, lm: Any, adapter: Any,
+                    metric: Callable[..., bool], demos: int = 2, seed: int = 0) -> dspy.Module:
+    """A tuned copy of a program by one of DSPy's optimizers (`OPTIMIZERS`), every call rendered by `adapter` and
+    answered by `lm`, so what is tuned is the prompt the program is later asked with."""
+    student = program.deepcopy()
+    with dspy.context(lm=lm, adapter=adapter):
+        if optimizer == "labeled":
+            return dspy.LabeledFewShot(k=demos).compile(student, trainset=trainset, sample=True)
+        if optimizer == "bootstrap":
+            tuner = dspy.BootstrapFewShot(metric=metric, max_bootstrapped_demos=demos, max_labeled_demos=demos,
+                                          max_rounds=1)
+            return tuner.compile(student, trainset=trainset)
+        if optimizer == "random-search":
+            tuner = dspy.BootstrapFewShotWithRandomSearch(
+                metric=metric, max_bootstrapped_demos=demos, max_labeled_demos=demos, num_candidate_programs=4,
+                num_threads=1)
+            return tuner.compile(student, trainset=trainset)
+        if optimizer == "mipro":
+            tuner = dspy.MIPROv2(metric=metric, auto="light", max_bootstrapped_demos=demos,
+                                 max_labeled_demos=demos, num_threads=1, seed=seed, verbose=False)
+            return tuner.compile(student, trainset=trainset, requires_permission_to_run=False)
+    raise ValueError(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")

@@ -247,8 +247,11 @@ def cost_table(results: SuiteResults) -> Table:
 def suite_tables(results: SuiteResults) -> list[Table]:
     from coopgraph.evals.report_collab import collab_game, collab_tables
     from coopgraph.evals.report_overcooked import is_overcooked, overcooked_tables
+    from coopgraph.evals.report_reasoning import accuracy_table, is_reasoning
     from coopgraph.evals.report_tdw import coela_table, is_tdw
 
+    if is_reasoning(results):  # answers to questions, not episodes: accuracy beside chance, then what it cost
+        return [accuracy_table(results), cost_table(results)]
     if is_overcooked(results):  # scored in points over a fixed horizon: LLM-Co's tables, not steps to success
         return [*overcooked_tables(results), cost_table(results)]
     if is_tdw(results):  # measured by transport rate in 3000 frames: CoELA's and CaPo's table 1
