@@ -237,12 +237,15 @@ def _escape_row(rng: random.Random) -> dict[str, str] | None:
 
 
 def reasoning_rows(seed: int, n: int) -> list[dict[str, str]]:
-    """`n` rows (Capture and Escape in turn) in the columns of LLM-Co's reasoning set, from seeded random play."""
+    """`n` rows (Capture and Escape in turn) in the columns of LLM-Co's reasoning set, from seeded random play.
+
+    Each game has one map, so rows cannot be held out by map as the other worlds' are: every third pair of rows
+    (one per game) is `test` in the `Split` column, the rest `train`."""
     rng = random.Random(seed)
     makers: tuple[Callable[[random.Random], dict[str, str] | None], ...] = (_capture_row, _escape_row)
     rows: list[dict[str, str]] = []
     while len(rows) < n:
         row = makers[len(rows) % 2](rng)
         if row is not None:
-            rows.append(row)
+            rows.append(row | {"Split": "test" if len(rows) // 2 % 3 == 2 else "train"})
     return rows

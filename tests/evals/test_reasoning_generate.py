@@ -61,12 +61,14 @@ def test_jp_is_the_greedy_choice_and_tom_the_partner_directive(cooks: list[QuizC
         assert row["TOM Answer"] in partners
 
 
-def test_the_shipped_set_loads_with_splits_and_three_to_five_options() -> None:
+def test_the_shipped_set_loads_with_splits_and_two_to_five_options() -> None:
     questions, skipped = load_questions(SHIPPED)
-    assert not skipped and len(questions) >= 300
+    assert not skipped and len(questions) >= 400
     assert {q.kind for q in questions} == {"EC", "TOM", "JP"}
-    assert all(3 <= len(q.letters) <= 5 for q in questions)
-    assert {q.split for q in questions} == {"train", "test"}
+    assert {q.game for q in questions} == {"Overcooked", "C-WAH", "TDW-MAT", "CollabGames"}
+    assert all(2 <= len(q.letters) <= 5 for q in questions)
+    assert all(len(q.letters) >= 3 for q in questions if q.game != "CollabGames")
+    assert {q.split for q in questions if q.game == "CollabGames"} == {"train", "test"}
 
 
 def test_generation_is_deterministic_and_round_trips(tmp_path: Path) -> None:

@@ -21,7 +21,8 @@ def _options(question: str) -> list[str]:
 
 
 def test_rows_have_every_column_and_accepted_letters_are_among_the_options() -> None:
-    assert len(ROWS) == 24 and all(list(row) == list(COLUMNS) for row in ROWS)
+    assert len(ROWS) == 24 and all(list(row) == [*COLUMNS, "Split"] for row in ROWS)
+    assert [row["Split"] for row in ROWS[:6]] == ["train"] * 4 + ["test"] * 2  # one game map: every third pair
     assert {row["Map"] for row in ROWS} == {"Collab Capture", "Collab Escape"}
     for row in ROWS:
         for kind in ("EC", "JP", "TOM"):
