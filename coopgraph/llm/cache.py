@@ -60,8 +60,9 @@ def _plain(generation: Generation) -> dict[str, Any]:
 class SQLiteResponseCache(BaseCache):
     """Responses keyed by sha256(prompt, llm_string), stored as plain JSON; hits are flagged in metadata."""
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, namespace: str = "") -> None:
         self.path = Path(path)
+        self.namespace = namespace  # the weights' identity: a retrained adapter must not answer from old replies
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
         with self._conn() as conn:
@@ -75,9 +76,9 @@ class SQLiteResponseCache(BaseCache):
             self._local.conn = conn
         return conn
 
-    @staticmethod
-    def _key(prompt: str, llm_string: str) -> str:
-        return hashlib.sha256(f"{_without_transport(llm_string)}\x00{prompt}".encode()).hexdigest()
+    def _key(self, prompt: str, llm_string: str) -> str:
+        scope = f"{self.namespace}\x00" if self.namespace else ""
+        return hashlib.sha256(f"{scope}{_without_transport(llm_string)}\x00{prompt}".encode()).hexdigest()
 
     def take_last_key(self) -> str | None:
         """The key this thread last read a hit from or wrote, then forgotten (call it before and after a call)."""

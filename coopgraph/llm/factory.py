@@ -115,6 +115,15 @@ def build_stack(
     return LMStack(top=tracing, tracing=tracing, usage=usage, call_limit=call_limit, deadline=deadline)
 
 
+def weights_identity(settings: LLMSettings) -> str:
+    """The pinned hashes of an embedded profile's weights and adapter ("" for a remote model), so the response
+    cache never answers a retrained adapter with what the one before it said."""
+    from coopgraph.llm.model_files import MODEL_FILES
+
+    files = MODEL_FILES.get(settings.model) if settings.kind == "local" else None
+    return "" if files is None else f"{files.sha256[:16]}+{(files.adapter_sha256 or '')[:16]}"
+
+
 def make_lm(
     setting: str | LLMSettings | None = None, *, tracer: Any = None, cache: bool | str | Path = True
 ) -> CoopLM:
@@ -126,7 +135,8 @@ def make_lm(
     settings = setting if isinstance(setting, LLMSettings) else parse_setting(setting)
     store = None
     if cache:
-        store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache))
+        store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache),
+                                    namespace=weights_identity(settings))
     chat = chat_model_for(settings, cache=store)
     lazy = settings.lazy_grammar and settings.backend == "llamacpp" and settings.temperature == 0
     members = turn = None

@@ -36,3 +36,28 @@ def test_cache_file_holds_plain_json_only(tmp_path: Path) -> None:
 
     (value,) = sqlite3.connect(path).execute("SELECT value FROM responses").fetchone()
     assert value.startswith('[{"content": "Answer: A"') and "lc" not in value
+
+
+def test_other_weights_do_not_share_entries(tmp_path: Path) -> None:
+    """A retrained adapter (another pinned hash, so another namespace) asks its model instead of reading back what
+    the adapter before it said; the same weights read it back."""
+    from dataclasses import replace
+
+    from coopgraph.llm.factory import weights_identity
+    from coopgraph.llm.model_files import MODEL_FILES
+    from coopgraph.llm.settings import parse_setting
+
+    before = weights_identity(parse_setting("local-coop-kitchen"))
+    MODEL_FILES["retrained"] = replace(MODEL_FILES["local-coop-kitchen"], profile="retrained", adapter_sha256="0" * 64)
+    try:
+        after = weights_identity(parse_setting("retrained"))
+    finally:
+        del MODEL_FILES["retrained"]
+    assert before != after and weights_identity(parse_setting("openai:gpt-4o-mini")) == ""
+    path = tmp_path / "r.sqlite"
+    scripted_lm(["Action: wait."], cache=SQLiteResponseCache(path, before)).complete(ChatRequest(MESSAGES, 10))
+    same = scripted_lm(["other"], cache=SQLiteResponseCache(path, before)).complete(ChatRequest(MESSAGES, 10))
+    new = scripted_lm(["Action: pick up onion from o0."], cache=SQLiteResponseCache(path, after)).complete(
+        ChatRequest(MESSAGES, 10))
+    assert (same.text, same.cache_hit) == ("Action: wait.", True)
+    assert (new.text, new.cache_hit) == ("Action: pick up onion from o0.", False)
