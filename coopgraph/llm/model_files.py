@@ -65,7 +65,7 @@ ADAPTERS_DIR = Path(__file__).parent / "adapters"
 #: SHA-256 of the shipped adapters; `coopgraph distill` prints the value for a newly trained one.
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
-KITCHEN_ADAPTER_SHA256 = "754669aa1703b669886a9f0303dee15423c8e0d97e5d2ad3b825f06b15e48206"
+KITCHEN_ADAPTER_SHA256 = "ced49147733c92e9974b876307c640851abd23272690b66b2c2181aa4f9ebfa5"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(

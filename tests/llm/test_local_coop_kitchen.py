@@ -44,8 +44,8 @@ def test_answers_held_out_kitchen_decisions_with_a_listed_action(kitchen_lm) -> 
 
 def test_the_distilled_planner_plays_beside_the_greedy_cook_with_listed_actions_only(kitchen_lm,
                                                                                      tmp_path: Path) -> None:
-    """It does not cook yet (docs/methods/llmco.md: it repeats an infeasible `load soup` with an empty pot), but
-    every answer it gives in play is one of the feasible actions, read exactly."""
+    """Every answer it gives in play is one of the feasible actions, read exactly (docs/methods/llmco.md gives the
+    scores it reaches beside the greedy cook)."""
     payload = run_configured("overcooked", {}, "cramped_room", [KITCHEN_SPEC, "greedy"], lambda: kitchen_lm, 40,
                              tmp_path, seed=0)
     assert payload["steps"] == 40 and payload["llm_usage"]["alice"]["llm_calls"] > 0
