@@ -95,12 +95,13 @@ MODEL_FILES["local-coop-brief"] = replace(
     adapter_sha256=BRIEF_ADAPTER_SHA256, spec="coela-brief",
     description="Gemma 3 270M + a LoRA adapter distilled from MHP decisions on coela-brief's short prompt")
 # The kitchen planner: distilled from the greedy cook's choices on llmco-lite's prompt (LLM-Co's state and feasible
-# actions, the action alone as the reply), on every two-cook layout of LLM-Co's set but the paper's seven.
+# actions, the action alone as the reply), on every two-cook layout of LLM-Co's set but the paper's seven, then
+# once more with the states its first version reached itself (DAgger; docs/methods/llmco.md).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
     adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
-                "prompt")
+                "prompt, with one DAgger round")
 
 
 class ModelFileError(RuntimeError):
