@@ -64,11 +64,21 @@ class ReasoningAdapter(JinjaAdapter):
         return super()._turn(SimpleNamespace(instructions=signature.instructions if tuned else ""), inputs)
 
 
-def reasoning_adapter() -> JinjaAdapter:
+def reasoning_adapter(reasoning_chars_max: int | None = None) -> JinjaAdapter:
+    """LLM-Co's way of asking; a profile that declares it answers with no explanation (a distilled planner) is
+    held to the answer line at once, as the graph checks hold its nodes, instead of rambling to the token cap."""
+    explain = EXPLANATION_CHARS if reasoning_chars_max is None else min(EXPLANATION_CHARS, reasoning_chars_max)
     return ReasoningAdapter(
-        TEMPLATE, node_name="reasoning.ask", answer_format="text", reasoning_chars=EXPLANATION_CHARS,
-        max_tokens=MAX_TOKENS, retries=0, free_reasoning=True, options=SAMPLING,
+        TEMPLATE, node_name="reasoning.ask", answer_format="text", reasoning_chars=explain,
+        max_tokens=MAX_TOKENS, retries=0, free_reasoning=explain > 0, options=SAMPLING,
         reply=ReplyContract("lenient", "Answer", "Explanation", "in_prompt"))
+
+
+def declared_reasoning_max(lm: Any) -> int | None:
+    """The explanation length the LLM's profile says it can give (None: no limit declared)."""
+    settings = getattr(lm, "settings_public", None) or {}
+    value = settings.get("reasoning_chars_max")
+    return None if value is None else int(value)
 
 
 def inputs(question: Question) -> dict[str, Any]:
@@ -87,7 +97,7 @@ def load_program(path: str | Path | None = None) -> Any:
 
 
 def ask(program: Any, question: Question, lm: Any) -> Asked:
-    adapter = reasoning_adapter()
+    adapter = reasoning_adapter(declared_reasoning_max(lm))
     given = inputs(question)
     predict = program.predict
     messages = adapter.format(predict.signature, predict.demos, given)

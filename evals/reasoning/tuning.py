@@ -16,7 +16,7 @@ from typing import Any
 import dspy
 
 from coopgraph.evals.optimize import compile_program
-from coopgraph.evals.reasoning.asking import ask, inputs, reasoning_adapter
+from coopgraph.evals.reasoning.asking import ask, declared_reasoning_max, inputs, reasoning_adapter
 from coopgraph.evals.reasoning.questions import Question
 from coopgraph.evals.reasoning.scoring import read_fixed
 
@@ -91,5 +91,6 @@ def measure(program: dspy.Module, questions: list[Question], lm: Any,
 def tune(program: dspy.Module, trainset: list[Question], optimizer: str, lm: Any, *, demos: int = 2,
          seed: int = 0) -> dspy.Module:
     """A tuned copy of the reasoning program (few-shot demos, or instructions with `mipro`)."""
-    return compile_program(program, [example(q) for q in trainset], optimizer, lm=lm, adapter=reasoning_adapter(),
+    adapter = reasoning_adapter(declared_reasoning_max(lm))
+    return compile_program(program, [example(q) for q in trainset], optimizer, lm=lm, adapter=adapter,
                            metric=fixed_metric(trainset), demos=demos, seed=seed)

@@ -193,3 +193,21 @@ def test_report_prints_accuracy_beside_chance(tmp_path: Path, monkeypatch: pytes
     assert report.exit_code == 0, report.output
     assert "accuracy per question type and game, beside chance" in report.stdout
     assert "| EC | 6 | 83% ± 0% | 36% |" in report.stdout and "average steps" not in report.stdout
+
+
+def test_a_profile_that_gives_no_explanation_is_held_to_the_answer_line() -> None:
+    """A distilled planner declares it answers with no reasoning: the question's grammar then asks for the answer at
+    once (no free explanation to ramble in up to the token cap); a general model keeps LLM-Co's explanation."""
+    from coopgraph.evals.reasoning.asking import declared_reasoning_max, reasoning_adapter
+    from coopgraph.llm.settings import parse_setting
+
+    questions, _ = load_questions(SAMPLE)
+    given = {"context": {"directive": questions[0].directive}, "options": list(questions[0].option_lines)}
+    distilled = scripted_lm(["Answer: B. No."])
+    distilled.settings_public = parse_setting("local-coop").public()
+    assert declared_reasoning_max(distilled) == 0 and declared_reasoning_max(scripted_lm([])) is None
+    terse = reasoning_adapter(declared_reasoning_max(distilled)).constraint_for(given)
+    free = reasoning_adapter(None).constraint_for(given)
+    assert terse is not None and free is not None
+    assert (terse.free_reasoning, terse.reasoning_chars) == (False, 0)
+    assert (free.free_reasoning, free.reasoning_chars) == (True, 400)
