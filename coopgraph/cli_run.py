@@ -204,7 +204,7 @@ def run(
         options = _parse_options(env_opt)
         if options:
             _check_env_options(env, options, episode, len(members))
-        warnings = [] if as_json else [prompt_mismatch(m, llm) for m in dict.fromkeys(members)]
+        warnings = [] if as_json else [prompt_mismatch(m, llm, env) for m in dict.fromkeys(members)]
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, options, episode, members, llm, max_steps, out,

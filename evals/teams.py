@@ -85,17 +85,24 @@ def _choice_prompt(spec: str) -> str | None:
     return None if node is None else node.prompt or NODES.get(node.use).prompt
 
 
-def prompt_mismatch(member: str, setting: str | None) -> str | None:
+def prompt_mismatch(member: str, setting: str | None, env: str | None = None) -> str | None:
     """A warning when a distilled profile would be asked with a choice prompt it never learned (e.g. `coela` on
-    `local-coop-brief`, which learned coela-brief's), else None; the run goes on either way."""
+    `local-coop-brief`, which learned coela-brief's, or `coela-lite` in TDW-MAT on `local-coop`, which learned its
+    C-WAH prompt), else None; the run goes on either way."""
+    from coopgraph.envs.registry import kit_info
     from coopgraph.llm.model_files import MODEL_FILES
 
-    trained = MODEL_FILES[setting].spec if setting in MODEL_FILES else None
-    if trained is None or member_kind(member) != "graph":
+    files = MODEL_FILES.get(setting or "")
+    trained = files.spec if files is not None else None
+    if files is None or trained is None or member_kind(member) != "graph":
         return None
     expected, actual = _choice_prompt(trained), _choice_prompt(member)
-    if actual == expected:
-        return None
-    return (f"{setting} was distilled on {trained}'s choice prompt ({expected}); {member} asks with "
-            f"{actual or 'no planning.choose_action node'}, which it never saw")
+    if actual != expected:
+        return (f"{setting} was distilled on {trained}'s choice prompt ({expected}); {member} asks with "
+                f"{actual or 'no planning.choose_action node'}, which it never saw")
+    world = kit_info(env).prompt_env if env is not None else None
+    if files.prompt_env is not None and world is not None and world != files.prompt_env:
+        return (f"{setting} was distilled on {trained}'s {files.prompt_env} prompt; in {env} {member} asks with the "
+                f"{world} templates, which it never saw")
+    return None
 

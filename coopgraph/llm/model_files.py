@@ -36,6 +36,7 @@ class ModelFile:
     answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
     drafts_messages: bool = True  # False: a planner-only model, asked for no message drafts it cannot write
     spec: str | None = None  # a distilled adapter learned the choice prompt of this graph spec
+    prompt_env: str | None = None  # ... in this world's templates (a C-WAH planner has never seen a TDW-MAT prompt)
 
     def fixes(self) -> dict[str, object]:
         """How this profile overrides the nodes' own params (empty for a plain model)."""
@@ -87,6 +88,7 @@ MODEL_FILES: dict[str, ModelFile] = {
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
     chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False, spec="coela-lite",
+    prompt_env="cwah",
     description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
 # The same, distilled on coela-brief's short prompt (state in brief, a shortlist with distances): use it with
 # coela-brief, whose prompt is the one it learned.
@@ -99,7 +101,7 @@ MODEL_FILES["local-coop-brief"] = replace(
 # once more with the states its first version reached itself (DAgger; docs/methods/llmco.md).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
-    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite",
+    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", prompt_env="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
                 "prompt, with one DAgger round")
 

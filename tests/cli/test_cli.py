@@ -19,7 +19,7 @@ runner = CliRunner()
 def test_validate_every_bad_fixture_exits_nonzero_with_locations() -> None:
     for path in sorted(BAD.glob("*.yaml")):
         result = runner.invoke(app, ["graph", "validate", str(path)])
-        assert result.exit_code == 2, result.output
+        assert result.exit_code == 1, result.output
         assert result.exception is None or isinstance(result.exception, SystemExit)
         assert f"{path.name}:" in result.output and " E" in result.output
 
@@ -73,6 +73,10 @@ def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_lear
     assert mismatched.output.count("warning:") == 1 and "never saw" in mismatched.output
     matched = runner.invoke(app, ["run", "--team", "coela-brief,mhp", "--llm", "local-coop-brief"])
     assert "warning:" not in matched.output and "stopped before the episode" in matched.output
+    other_world = runner.invoke(app, ["run", "--env", "tdw-mat", "--team", "coela-lite,rhp", "--llm", "local-coop"])
+    assert other_world.output.count("warning:") == 1 and "cwah prompt" in " ".join(other_world.output.split())
+    home = runner.invoke(app, ["run", "--env", "cwah", "--team", "coela-lite,mhp", "--llm", "local-coop"])
+    assert "warning:" not in home.output and "stopped before the episode" in home.output
 
 
 def test_demo_plays_the_distilled_planner_on_the_prompt_it_learned_and_warns_on_a_mismatch(monkeypatch) -> None:
