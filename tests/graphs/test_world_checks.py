@@ -53,7 +53,7 @@ def spec_file(tmp_path: Path) -> Path:
     return path
 
 
-#: LLM-Co's wirings play Overcooked only (they need the `layout` capability and Overcooked's prompts).
+#: LLM-Co's wirings play LLM-Co's worlds only (they need the `layout` capability and those worlds' prompts).
 KITCHEN_ONLY = ("llmco", "llmco-helper", "llmco-lite")
 
 
@@ -63,7 +63,8 @@ def test_every_shipped_spec_fits_cwah_but_llmcos_which_fit_overcooked() -> None:
             load_spec(name, env="cwah")  # raises SpecInvalid with every problem
     for name in KITCHEN_ONLY:
         load_spec(name, env="overcooked")
-        with pytest.raises(SpecInvalid, match=r"E310 .*'layout'.*worlds that have it: overcooked"):
+        with pytest.raises(SpecInvalid, match=r"E310 .*'layout'.*worlds that have it: collab-capture, "
+                                              r"collab-escape, overcooked"):
             load_spec(name, env="cwah")
 
 
