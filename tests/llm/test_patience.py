@@ -182,7 +182,7 @@ def test_waiting_knobs_do_not_change_response_cache_keys() -> None:
     def key(**knobs: Any) -> str:
         settings = LLMSettings(setting="vllm:m", kind="vllm", model="m", backend="vllm",
                                base_url="http://127.0.0.1:9/v1", **knobs)
-        return SQLiteResponseCache._key("prompt", chat_model_for(settings)._get_llm_string())
+        return SQLiteResponseCache(":memory:")._key("prompt", chat_model_for(settings)._get_llm_string())
 
     # keys written before these were settings (120 s, 2 retries) still answer, whatever the run's knobs
     assert key(timeout_s=120.0, max_retries=2) == key() == key(timeout_s=0.5, max_retries=0)
