@@ -67,6 +67,7 @@ ADAPTERS_DIR = Path(__file__).parent / "adapters"
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
 KITCHEN_ADAPTER_SHA256 = "ced49147733c92e9974b876307c640851abd23272690b66b2c2181aa4f9ebfa5"
+TDW_ADAPTER_SHA256 = "7012a1b04fa96a025eb271a9cb7815a299dce2f7a47f13143a9d8b17dd6f3626"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
@@ -104,6 +105,15 @@ MODEL_FILES["local-coop-kitchen"] = replace(
     adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", prompt_env="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
                 "prompt, with one DAgger round")
+
+
+# The TDW-MAT planner: distilled from the transport planner's choices (RHP's sub-goal rules on CoELA's list) on
+# coela-lite's TDW-MAT prompt; the C-WAH planner has never seen that prompt (0.08 agreement there, below random).
+MODEL_FILES["local-coop-tdw"] = replace(
+    MODEL_FILES["local-coop"], profile="local-coop-tdw", adapter="local-coop-tdw.gguf",
+    adapter_sha256=TDW_ADAPTER_SHA256, spec="coela-lite", prompt_env="tdw-mat",
+    description="Gemma 3 270M + a LoRA adapter distilled from the transport planner's TDW-MAT choices on "
+                "coela-lite's prompt")
 
 
 class ModelFileError(RuntimeError):
