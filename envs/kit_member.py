@@ -41,6 +41,7 @@ class KitMember:
         return [o for o in self.kit.affordances.available(belief) if o.kind != SEND_MESSAGE]
 
     def choose(self, belief: Any, options: list[Any]) -> Any:
+        """The member's policy: one of `options` (never empty) for this belief; each subclass writes its own."""
         raise NotImplementedError
 
     def ended(self, plan: Affordance, status: str, time: int) -> None:

@@ -58,9 +58,6 @@ class KitPlayer(KitMember):
     def options(self, belief: Any) -> list[Any]:
         return [o for o in super().options(belief) if isinstance(o, CollabAffordance)]
 
-    def choose(self, belief: Any, options: list[CollabAffordance]) -> CollabAffordance:
-        raise NotImplementedError
-
 
 class RandomPlayer(KitPlayer):
     """Any listed action, uniformly (seeded)."""

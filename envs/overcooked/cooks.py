@@ -30,9 +30,6 @@ class KitCook(KitMember):
     def options(self, belief: Any) -> list[Any]:
         return [o for o in super().options(belief) if isinstance(o, KitchenAffordance)]
 
-    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
-        raise NotImplementedError
-
 
 class RandomCook(KitCook):
     """Any feasible action, uniformly (seeded)."""

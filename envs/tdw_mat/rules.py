@@ -43,7 +43,8 @@ class TDWRules(BaseModel):
     p_miss: dict[str, float] = Field(
         default_factory=lambda: {"food": 0.845, "stuff": 0.934, "container": 0.15, "bed": 0.0, "agent": 0.0},
         description="detector mode: per class, the chance an object in view is missed on one observation (food and "
-                    "stuff fitted to RHP alone without the oracle, 0.49 / 0.36; the container's is a placeholder)")
+                    "stuff fitted to RHP alone without the oracle, 0.49 / 0.36; the container's is chosen, as no "
+                    "published figure separates it)")
     seed: int = 0
 
     def message_frames(self, text: str) -> int:

@@ -11,7 +11,6 @@ The game description is the opening of CoELA's C-WAH prompt (`planning/choose_ac
 
 from __future__ import annotations
 
-import copy
 import random
 from typing import Any
 
@@ -19,18 +18,19 @@ from coopgraph import envs
 from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.protocol import Affordance, HouseObservation, PrimitiveAction
-from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, count_choice, question_row, sample_choice
+from coopgraph.evals.reasoning.generate_rows import (
+    DIRECTIVES,
+    Choice,
+    count_choice,
+    frozen,
+    question_row,
+    sample_choice,
+)
 from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
 
 GAME = "C-WAH"
 NOT_SEEN = "I have not seen it yet."
-
-
-def frozen(belief: Belief) -> Belief:
-    """A deep copy of the belief that shares the parts nothing changes (the floor plan, rooms and settings)."""
-    fixed = (belief.floor, belief.rooms, belief.config, belief.goal)
-    return copy.deepcopy(belief, {id(part): part for part in fixed})
 
 
 class QuizMHP(MHPAgent):
@@ -43,7 +43,8 @@ class QuizMHP(MHPAgent):
         self.plans: dict[int, Affordance | None] = {}
 
     def _next_plan(self) -> Affordance | None:
-        belief, options = frozen(self.belief), self._options()
+        b = self.belief  # the copy shares what never changes: the floor plan, rooms, settings and goal
+        belief, options = frozen(b, b.floor, b.rooms, b.config, b.goal), self._options()
         picked = super()._next_plan()
         choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
         if choice is not None:

@@ -8,6 +8,7 @@ The Collab games' rows come from `coopgraph.envs.collab.reasoning` when that mod
 
 from __future__ import annotations
 
+import copy
 import csv
 import hashlib
 import importlib
@@ -16,7 +17,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from coopgraph.evals.reasoning.questions import COLUMNS, SPLIT_COLUMN
 from coopgraph.llm.constraints import letter
@@ -36,6 +37,15 @@ DIRECTIVES = {
 HEADERS = {"EC": "Available Answers:", "TOM": "Available Answers:", "JP": "Available Actions:"}
 COLLAB_MODULE = "coopgraph.envs.collab.reasoning"
 TEST_SHARE = 0.3
+
+
+T = TypeVar("T")
+
+
+def frozen(belief: T, *shared: object) -> T:
+    """A deep copy of a belief that shares the parts nothing changes (floor plan, rooms, rules), so freezing one at
+    every decision stays cheap."""
+    return copy.deepcopy(belief, {id(part): part for part in shared})
 
 
 @dataclass(frozen=True)

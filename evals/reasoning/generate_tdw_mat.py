@@ -14,7 +14,6 @@ The game description is the opening of CoELA's TDW-MAT prompt, the goal, and the
 from __future__ import annotations
 
 import bisect
-import copy
 import random
 from typing import Any
 
@@ -27,6 +26,7 @@ from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,
     Choice,
     count_choice,
+    frozen,
     question_row,
     sample_choice,
     split_of,
@@ -49,12 +49,6 @@ TRAIN_EPISODES = 24
 TIE_METRES = 1.0
 
 
-def frozen(belief: TDWBelief) -> TDWBelief:
-    """A deep copy of the belief that shares what nothing changes (the floor plan, the rules, the rooms)."""
-    fixed = (belief.plan, belief.rules, belief.rooms, belief.goal)
-    return copy.deepcopy(belief, {id(part): part for part in fixed})
-
-
 class QuizRHP(RHPAgent):
     """RHP keeping a copy of its belief at each sub-goal decision, and its sub-goal after every action."""
 
@@ -65,7 +59,8 @@ class QuizRHP(RHPAgent):
         self.plans: list[tuple[int, int]] = []  # (frame, sub-goal) after each action
 
     def _choose(self, frames: int) -> None:
-        self.choices.append((frames, frozen(self.belief)))
+        b = self.belief  # the copy shares what never changes: the floor plan, rules, rooms and goal
+        self.choices.append((frames, frozen(b, b.plan, b.rules, b.rooms, b.goal)))
         super()._choose(frames)
 
     def act(self, observation: Observation) -> PrimitiveAction:

@@ -67,6 +67,22 @@
   }
 
   // ---- map replay ---------------------------------------------------------------------------------------
+  // Rooms (labelled boxes) and doors in world metres, y flipped so north is up; shared by the house maps.
+  function drawRooms(L, attrs) {
+    const xs = L.rooms.flatMap((r) => [r.x, r.x + r.width]);
+    const ys = L.rooms.flatMap((r) => [r.y, r.y + r.depth]);
+    const minX = Math.min(...xs) - 0.5, maxX = Math.max(...xs) + 0.5, minY = Math.min(...ys) - 0.5, maxY = Math.max(...ys) + 0.5;
+    const flip = (y) => maxY + minY - y;
+    const root = svg("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, id: "map-svg", ...attrs });
+    for (const r of L.rooms) {
+      root.append(svg("rect", { class: "room", x: r.x, y: flip(r.y + r.depth), width: r.width, height: r.depth }));
+      const label = svg("text", { class: "room-label", x: r.x + 0.15, y: flip(r.y + r.depth) + 0.6 });
+      label.textContent = r.name;
+      root.append(label);
+    }
+    for (const d of L.doors || []) root.append(svg("circle", { class: "door", cx: d.position[0], cy: flip(d.position[1]), r: 0.22 }));
+    return { root, flip };
+  }
   const mapState = { agents: {}, trails: {}, items: {}, containers: {}, flip: (y) => y };
   function buildMap() {
     const box = document.getElementById("map");
@@ -77,19 +93,8 @@
       box.append(el("p", { class: "hint", text: "This trace has no layout (the environment did not provide one); positions are listed instead." }));
       return;
     }
-    const xs = L.rooms.flatMap((r) => [r.x, r.x + r.width]);
-    const ys = L.rooms.flatMap((r) => [r.y, r.y + r.depth]);
-    const minX = Math.min(...xs) - 0.5, maxX = Math.max(...xs) + 0.5, minY = Math.min(...ys) - 0.5, maxY = Math.max(...ys) + 0.5;
-    const flip = (y) => maxY + minY - y;
+    const { root, flip } = drawRooms(L, {});
     mapState.flip = flip;
-    const root = svg("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, id: "map-svg" });
-    for (const r of L.rooms) {
-      root.append(svg("rect", { class: "room", x: r.x, y: flip(r.y + r.depth), width: r.width, height: r.depth }));
-      const label = svg("text", { class: "room-label", x: r.x + 0.15, y: flip(r.y + r.depth) + 0.6 });
-      label.textContent = r.name;
-      root.append(label);
-    }
-    for (const d of L.doors || []) root.append(svg("circle", { class: "door", cx: d.position[0], cy: flip(d.position[1]), r: 0.22 }));
     for (const o of L.objects || []) {
       if (o.kind === "item" || !o.position) continue;
       const shape = svg("rect", { class: o.kind === "container" ? "container" : "furniture", x: o.position[0] - 0.25,
@@ -279,19 +284,8 @@
   // ---- floorplan replay (TDW-MAT): rooms, doors, the bed's goal circle, targets, containers, agents with heading --
   const floorState = { things: {}, agents: {}, flip: (y) => y };
   function buildFloor(box, L) {
-    const xs = L.rooms.flatMap((r) => [r.x, r.x + r.width]);
-    const ys = L.rooms.flatMap((r) => [r.y, r.y + r.depth]);
-    const minX = Math.min(...xs) - 0.5, maxX = Math.max(...xs) + 0.5, minY = Math.min(...ys) - 0.5, maxY = Math.max(...ys) + 0.5;
-    const flip = (y) => maxY + minY - y;
+    const { root, flip } = drawRooms(L, { class: "floorplan" });
     floorState.flip = flip;
-    const root = svg("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, id: "map-svg", class: "floorplan" });
-    for (const r of L.rooms) {
-      root.append(svg("rect", { class: "room", x: r.x, y: flip(r.y + r.depth), width: r.width, height: r.depth }));
-      const label = svg("text", { class: "room-label", x: r.x + 0.15, y: flip(r.y + r.depth) + 0.6 });
-      label.textContent = r.name;
-      root.append(label);
-    }
-    for (const d of L.doors || []) root.append(svg("circle", { class: "door", cx: d.position[0], cy: flip(d.position[1]), r: 0.22 }));
     const bed = L.bed.position;
     root.append(svg("circle", { class: "goal-zone", cx: bed[0], cy: flip(bed[1]), r: L.goal_radius || 3 }));
     const bedShape = svg("rect", { class: "bed", x: bed[0] - 0.5, y: flip(bed[1]) - 0.5, width: 1, height: 1, rx: 0.1 });
