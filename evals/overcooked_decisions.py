@@ -5,7 +5,8 @@ that cook picks a new directive from the kit's feasible list we freeze what it k
 its action history, the way the graph logs it) and render it through a spec's own nodes (`memory.retrieve`,
 `memory.layout`, `planning.list_actions`, `planning.choose_action`'s adapter), so the prompt is byte for byte what
 an LLM-Co agent would be sent. The greedy cook's pick is the label. Layouts are the unit of the split: LLM-Co's
-seven paper layouts are held out as the test set, every other shipped layout trains.
+seven paper layouts are held out as the test set; every other two-cook layout of LLM-Co's set, and coopgraph's own
+training kitchens (divided, passing and gated ones, `layouts/coopgraph/`), trains.
 """
 
 from __future__ import annotations
@@ -31,15 +32,21 @@ _IDLE = {WAIT, MOVE_AWAY}
 
 
 def layout_set(name: str) -> list[str]:
-    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set (held out by
-    layout, so agreement on `test` is measured on kitchens the planner never saw)."""
+    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set, then
+    coopgraph's training kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
+    never saw); `kitchens`: coopgraph's training kitchens alone (LLM-Co's set has one passing kitchen with shared
+    counters and one gated one, the paper's seven have four)."""
     if name == "test":
         return list(PAPER_LAYOUTS)
+    own = [n for n in layout_names() if n.startswith("coopgraph/")]
+    if name == "kitchens":
+        return own
     if name == "train":
         return [n for n in layout_names() if "/" not in n and n not in PAPER_LAYOUTS
-                and len(load_layout(n).starts) == 2]
+                and len(load_layout(n).starts) == 2] + own
     raise ValueError(f"unknown Overcooked layout set {name!r}; sets: train (LLM-Co's layouts but the paper's "
-                     f"seven), test (the paper's seven: {', '.join(PAPER_LAYOUTS)})")
+                     f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), test "
+                     f"(the paper's seven: {', '.join(PAPER_LAYOUTS)})")
 
 
 class RecordingCook(ChoiceRecorder, GreedyCook):

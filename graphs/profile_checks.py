@@ -31,15 +31,28 @@ def profile_requirements(setting: str) -> dict[str, Any]:
     return required
 
 
+def distilled_fits(setting: str) -> str:
+    """Which spec and world each distilled profile learned, so a refusal says what would run instead."""
+    from coopgraph.llm.model_files import MODEL_FILES
+
+    learned = {name: f for name, f in MODEL_FILES.items() if f.spec is not None}
+    if setting not in learned:
+        return ""
+    return ("; " + setting + f" learned {learned[setting].spec}'s {learned[setting].prompt_env} prompt; distilled "
+            "planners: " + ", ".join(f"{name} ({f.spec}, {f.prompt_env})" for name, f in learned.items()))
+
+
 def check_profile(loaded: LoadedSpec, setting: str) -> list[SpecError]:
     """Every node of `loaded` that asks `setting` for something it declares it cannot give (E320-E322)."""
     required = profile_requirements(setting)
     errors: list[SpecError] = []
+    fits = distilled_fits(setting)
 
     def err(code: str, message: str, node_id: str, key: str | None) -> None:
         path: tuple[object, ...] = ("nodes", node_id, "params", key) if key else ("nodes", node_id, "use")
         file, mark = loaded.where(path)
-        errors.append(SpecError(code, message, file, mark.line if mark else None, mark.column if mark else None))
+        errors.append(SpecError(code, message + fits, file, mark.line if mark else None,
+                                mark.column if mark else None))
 
     for node_id, node in loaded.spec.nodes.items():
         info = NODES.get(node.use)

@@ -34,7 +34,8 @@ class OvercookedBelief:
         self.partner_id: str = next((a for a in env_info.get("agents", []) if a != agent_id), "")
         self.partner_name: str = names.get(self.partner_id, self.partner_id)
         self.agent_index: int = int(env_info.get("agent_index", 0))
-        self.kitchen = Kitchen.from_terrain(env_info["layout"], tuple(env_info["terrain"]))
+        declared = tuple((int(x), int(y)) for x, y in env_info.get("shared_counters") or ())
+        self.kitchen = Kitchen.from_terrain(env_info["layout"], tuple(env_info["terrain"]), declared)
         starts = env_info.get("starts") or load_layout(env_info["layout"]).starts
         self.starts: tuple[Cell, ...] = tuple((int(x), int(y)) for x, y in starts)
         self._names = [names.get(a, a) for a in env_info.get("agents", [])] or [self.agent_name, self.partner_name]

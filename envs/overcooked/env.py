@@ -240,6 +240,7 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
             "episode_id": self.grid_layout.name,
             "layout": self.grid_layout.name,
             "terrain": self.grid_layout.terrain,
+            "shared_counters": [list(cell) for cell in self.grid_layout.shared_counters],
             "starts": [list(cell) for cell in self.grid_layout.starts],
             "agent_id": agent_id,
             "agent_name": AGENT_NAMES[agent_id],

@@ -2,7 +2,7 @@
 
 LLM-Co lists each kind of place in row-major order and uses the list index as the id: `o` onion dispensers, `p`
 plate (dish) dispensers, `d` delivery (serving) spots, `c` cookers (pots), `g` gates, `s` the shared counters it
-hard-codes on three layouts, and `k` every other counter. The belief, the action list, the skill book and the
+hard-codes on three layouts (or a coopgraph layout declares), and `k` every other counter. The belief, the action list, the skill book and the
 scripted cooks all read places through this one numbering, so a label means the same cell everywhere.
 """
 
@@ -36,13 +36,14 @@ class Kitchen:
 
     @classmethod
     def from_layout(cls, layout: Layout) -> Kitchen:
-        return cls.from_terrain(layout.name, layout.terrain)
+        return cls.from_terrain(layout.name, layout.terrain, layout.shared_counters)
 
     @classmethod
-    def from_terrain(cls, name: str, terrain: tuple[str, ...]) -> Kitchen:
-        """Number the places of `terrain`; the shared counters are looked up by the layout's base name."""
+    def from_terrain(cls, name: str, terrain: tuple[str, ...], declared: tuple[Cell, ...] = ()) -> Kitchen:
+        """Number the places of `terrain`; the shared counters are those the layout file declares, else LLM-Co's
+        hard-coded ones for the layout's base name."""
         cells = [(x, y) for y, row in enumerate(terrain) for x in range(len(row))]
-        shared = tuple(c for c in SHARED_COUNTERS.get(name.rpartition("/")[2], ())
+        shared = tuple(c for c in (declared or SHARED_COUNTERS.get(name.rpartition("/")[2], ()))
                        if terrain[c[1]][c[0]] == "X")
         places = {letter: tuple(c for c in cells if terrain[c[1]][c[0]] == cell)
                   for letter, cell in LETTERS.items()}

@@ -1,10 +1,13 @@
 """The Overcooked layouts coopgraph ships, found by name and read safely, with errors that point at the bad cell.
 
-Two sets are shipped under `layouts/`: LLM-Co's 54 files (`layouts/llmco/`, the default names: `cramped_room`, the
-Overcooked-Assist `no_counter_door` and `soup_passing_door`, ...) and overcooked-ai 1.1.0's own 45
+Three sets are shipped under `layouts/`: LLM-Co's 54 files (`layouts/llmco/`, the default names: `cramped_room`,
+the Overcooked-Assist `no_counter_door` and `soup_passing_door`, ...), overcooked-ai 1.1.0's own 45
 (`layouts/overcooked_ai/`, named `overcooked_ai/<name>`: its `asymmetric_advantages` is the narrower map of the
-PPO/PBT papers). A path to a `.layout` file works too. Files are read with `ast.literal_eval`, never `eval`, and
-only the grid is used: every layout plays by the paper's rules (see `mdp.py`).
+PPO/PBT papers) and coopgraph's own training kitchens (`layouts/coopgraph/`, named `coopgraph/<name>`: divided,
+passing and gated kitchens unlike the paper's seven, for the kitchen planner's data). A path to a `.layout` file
+works too. Files are parsed with `ast`, never evaluated, and only the grid and the optional `shared_counters`
+(coopgraph's key: the `[x, y]` counters LLM-Co's state calls `s`) are read: every layout plays by the paper's rules
+(see `mdp.py`).
 """
 
 from __future__ import annotations
@@ -42,6 +45,8 @@ class Layout:
     path: Path
     terrain: tuple[str, ...]
     starts: tuple[Cell, ...]
+    #: Counters the file declares shared (`s` in LLM-Co's state); empty when it declares none.
+    shared_counters: tuple[Cell, ...] = ()
 
     @property
     def episode_id(self) -> str:
@@ -94,8 +99,9 @@ def _parse_cached(path: str, name: str) -> Layout:
     return parse_layout(Path(path), name)
 
 
-def _grid_node(path: Path, text: str) -> ast.Constant:
-    """The grid string's node: parsed, never evaluated (other entries, such as `float('inf')`, are not read)."""
+def _entries(path: Path, text: str) -> dict[str, ast.expr]:
+    """The layout dict's entries by key: parsed, never evaluated (entries other than ours, such as
+    `float('inf')`, are not read)."""
     try:
         tree = ast.parse(text, filename=str(path), mode="eval")
     except SyntaxError as exc:
@@ -103,18 +109,49 @@ def _grid_node(path: Path, text: str) -> ast.Constant:
                           "\"grid\" string") from None
     if not isinstance(tree.body, ast.Dict):
         raise LayoutError(f"{path}:{tree.body.lineno}: a layout is a dict with a \"grid\" string")
-    for key, value in zip(tree.body.keys, tree.body.values, strict=True):
-        if isinstance(key, ast.Constant) and key.value == "grid":
-            if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
-                raise LayoutError(f"{path}:{value.lineno}: \"grid\" must be a string of rows")
-            return value
-    raise LayoutError(f"{path}:{tree.body.lineno}: the layout has no \"grid\" entry")
+    entries = {key.value: value for key, value in zip(tree.body.keys, tree.body.values, strict=True)
+               if isinstance(key, ast.Constant) and isinstance(key.value, str)}
+    if "grid" not in entries:
+        raise LayoutError(f"{path}:{tree.body.lineno}: the layout has no \"grid\" entry")
+    return entries
+
+
+def _grid_node(path: Path, entries: dict[str, ast.expr]) -> ast.Constant:
+    value = entries["grid"]
+    if not (isinstance(value, ast.Constant) and isinstance(value.value, str)):
+        raise LayoutError(f"{path}:{value.lineno}: \"grid\" must be a string of rows")
+    return value
+
+
+def _shared_counters(path: Path, entries: dict[str, ast.expr], terrain: tuple[str, ...]) -> tuple[Cell, ...]:
+    """The declared shared counters: a list of `[x, y]` cells, each a counter (`X`) of the grid."""
+    node = entries.get("shared_counters")
+    if node is None:
+        return ()
+    try:
+        value = ast.literal_eval(node)
+    except ValueError:
+        value = None
+    shape = "a list of [x, y] counter cells"
+    if not (isinstance(value, list | tuple) and all(isinstance(c, list | tuple) and len(c) == 2
+                                                    and all(isinstance(v, int) for v in c) for c in value)):
+        raise LayoutError(f"{path}:{node.lineno}: \"shared_counters\" must be {shape}")
+    cells: list[Cell] = []
+    for x, y in value:
+        inside = 0 <= y < len(terrain) and 0 <= x < len(terrain[0])
+        if not inside or terrain[y][x] != "X":
+            found = repr(terrain[y][x]) if inside else "outside the grid"
+            raise LayoutError(f"{path}:{node.lineno}: shared counter [{x}, {y}] is {found}; "
+                              f"\"shared_counters\" must be {shape}")
+        cells.append((x, y))
+    return tuple(cells)
 
 
 def parse_layout(path: Path, name: str | None = None) -> Layout:
     """Read and check one layout file; a `LayoutError` names the file, the line and the bad cell."""
     text = path.read_text()
-    node = _grid_node(path, text)
+    entries = _entries(path, text)
+    node = _grid_node(path, entries)
     first_line = text.splitlines()[node.lineno - 1]
     quote = 3 if first_line[node.col_offset:node.col_offset + 3] in ('"""', "'''") else 1
     grid = str(node.value)  # checked to be a string by _grid_node
@@ -156,4 +193,5 @@ def parse_layout(path: Path, name: str | None = None) -> Layout:
         raise LayoutError(f"{where(0)}: players must be numbered 1, 2, ... without gaps; the grid has "
                           f"{', '.join(players) or 'none'}")
     terrain = tuple("".join(" " if cell in PLAYERS else cell for cell in row) for row in rows)
-    return Layout(name=name or path.stem, path=path, terrain=terrain, starts=tuple(starts[p] for p in players))
+    return Layout(name=name or path.stem, path=path, terrain=terrain, starts=tuple(starts[p] for p in players),
+                  shared_counters=_shared_counters(path, entries, terrain))

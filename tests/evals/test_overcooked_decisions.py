@@ -32,6 +32,8 @@ def test_the_paper_layouts_are_held_out_and_training_kitchens_have_two_cooks() -
     train = layout_set("train")
     assert len(train) > 20 and not set(train) & set(PAPER_LAYOUTS)
     assert all(len(load_layout(name).starts) == 2 for name in train)
+    own = layout_set("kitchens")
+    assert len(own) == 12 and set(own) <= set(train) and all(name.startswith("coopgraph/") for name in own)
     with pytest.raises(ValueError, match="sets: train"):
         layout_set("everything")
 

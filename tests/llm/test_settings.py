@@ -54,3 +54,6 @@ def test_distilled_profile_declares_its_limits_and_validation_enforces_them() ->
     codes = [e.code for e in check_profile(loaded, "local-coop")]  # ...it refuses it before a run
     assert sorted(codes) == ["E320", "E321", "E322"] and check_profile(loaded, "local") == []
     assert check_profile(load_spec("coela-lite"), "local-coop") == []
+    refusal = str(check_profile(load_spec("llmco"), "local-coop")[0])  # the refusal names what would run
+    assert "local-coop learned coela-lite's cwah prompt" in refusal
+    assert "local-coop-kitchen (llmco-lite, overcooked)" in refusal

@@ -22,6 +22,22 @@ def test_two_greedy_cooks_score_on_every_paper_layout(layout: str, score: int) -
     assert result.metrics["invalid_actions"] == 0
 
 
+#: Greedy + greedy over 400 ticks on coopgraph's own training kitchens (`layouts/coopgraph/`): each must cook, or
+#: the kitchen planner's data from it would teach waiting.
+OWN_KITCHEN_SCORES = {"passing_columns": 260, "passing_columns_swapped": 260, "passing_rows": 220,
+                      "passing_rows_swapped": 220, "passing_narrow": 180, "passing_narrow_swapped": 200,
+                      "island_ring": 200, "island_ring_long": 240, "gated_delivery": 160, "gated_delivery_wide": 180,
+                      "locked_halves": 160, "locked_halves_swapped": 160}
+
+
+def test_two_greedy_cooks_score_on_every_training_kitchen_of_coopgraphs_own() -> None:
+    scores = {}
+    for layout in OWN_KITCHEN_SCORES:
+        env = envs.make("overcooked", layout=f"coopgraph/{layout}", horizon=400)
+        scores[layout] = run_episode(env, [make_baseline("greedy"), make_baseline("greedy")]).metrics["score"]
+    assert scores == OWN_KITCHEN_SCORES
+
+
 def test_on_forced_coordination_the_soups_pass_over_the_shared_counters() -> None:
     env = envs.make("overcooked", layout="forced_coordination", horizon=400)
     result = run_episode(env, [make_baseline("greedy"), make_baseline("greedy")])

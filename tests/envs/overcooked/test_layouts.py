@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
+from coopgraph.envs.overcooked.kit import make_kit
 from coopgraph.envs.overcooked.kitchen import Kitchen
 from coopgraph.envs.overcooked.layouts import LayoutError, UnknownLayoutError, layout_names, load_layout
 
@@ -19,6 +20,7 @@ def test_every_shipped_layout_loads_both_sets_included() -> None:
     names = layout_names()
     assert len([n for n in names if "/" not in n]) == 54  # LLM-Co's, the paper's seven among them
     assert len([n for n in names if n.startswith("overcooked_ai/")]) == 45  # overcooked-ai 1.1.0's own
+    assert len([n for n in names if n.startswith("coopgraph/")]) == 12  # coopgraph's training kitchens
     for name in names:
         assert load_layout(name).starts
     assert load_layout("asymmetric_advantages").width == 11  # LLM-Co's map, not 1.1.0's narrower one
@@ -37,6 +39,30 @@ def test_every_shipped_layout_loads_both_sets_included() -> None:
 def test_llmco_numbering_counts_what_llmco_counts(layout: str, counts: dict[str, int]) -> None:
     kitchen = Kitchen.from_layout(load_layout(layout))
     assert {letter: len(kitchen.places[letter]) for letter in counts} == counts
+
+
+def test_a_layout_may_declare_its_shared_counters_and_the_state_calls_them_s() -> None:
+    layout = load_layout("coopgraph/passing_columns")
+    assert layout.shared_counters == ((3, 1), (3, 2), (3, 3))
+    kitchen = Kitchen.from_layout(layout)
+    assert kitchen.places["s"] == ((3, 1), (3, 2), (3, 3)) and (3, 0) in kitchen.places["k"]
+    env = envs.make("overcooked", layout="coopgraph/passing_columns")
+    env.reset()
+    assert make_kit(env.agent_info("alice")).belief.kitchen.places["s"] == kitchen.places["s"]
+    assert Kitchen.from_layout(load_layout("cramped_room")).places["s"] == ()  # declares none, LLM-Co lists none
+
+
+@pytest.mark.parametrize(("entry", "what"), [
+    ('"shared_counters": [[1, 1]],', "shared counter [1, 1] is ' '"),
+    ('"shared_counters": [[9, 9]],', "shared counter [9, 9] is outside the grid"),
+    ('"shared_counters": "k0",', "must be a list of [x, y] counter cells"),
+])
+def test_a_bad_shared_counter_names_the_file_and_the_line(tmp_path: Path, entry: str, what: str) -> None:
+    path = tmp_path / "shared.layout"
+    path.write_text(CRAMPED.replace("}", f"    {entry}\n}}"))
+    with pytest.raises(LayoutError) as error:
+        load_layout(str(path))
+    assert f"{path}:6:" in str(error.value) and what in str(error.value), str(error.value)
 
 
 def test_gates_are_numbered_row_major_as_in_llmco() -> None:
