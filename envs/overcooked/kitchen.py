@@ -2,8 +2,9 @@
 
 LLM-Co lists each kind of place in row-major order and uses the list index as the id: `o` onion dispensers, `p`
 plate (dish) dispensers, `d` delivery (serving) spots, `c` cookers (pots), `g` gates, `s` the shared counters it
-hard-codes on three layouts (or a coopgraph layout declares), and `k` every other counter. The belief, the action list, the skill book and the
-scripted cooks all read places through this one numbering, so a label means the same cell everywhere.
+hard-codes on three layouts (or a coopgraph layout declares), and `k` every other counter. The belief, the action
+list, the skill book and the scripted cooks all read places through this one numbering, so a label means the same
+cell everywhere.
 """
 
 from __future__ import annotations
