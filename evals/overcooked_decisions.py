@@ -38,12 +38,12 @@ def layout_set(name: str) -> list[str]:
     counters and one gated one, the paper's seven have four)."""
     if name == "test":
         return list(PAPER_LAYOUTS)
-    own = [n for n in layout_names() if n.startswith("coopgraph/")]
+    names = layout_names()
+    own = [n for n in names if n.startswith("coopgraph/")]
     if name == "kitchens":
         return own
     if name == "train":
-        return [n for n in layout_names() if "/" not in n and n not in PAPER_LAYOUTS
-                and len(load_layout(n).starts) == 2] + own
+        return [n for n in names if "/" not in n and n not in PAPER_LAYOUTS and len(load_layout(n).starts) == 2] + own
     raise ValueError(f"unknown Overcooked layout set {name!r}; sets: train (LLM-Co's layouts but the paper's "
                      f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), test "
                      f"(the paper's seven: {', '.join(PAPER_LAYOUTS)})")

@@ -7,6 +7,7 @@ PROFILE` (and every run) reports a spec that asks otherwise, so what a run does 
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import TYPE_CHECKING, Any
 
 from coopgraph.graphs.errors import SpecError
@@ -38,21 +39,20 @@ def distilled_fits(setting: str) -> str:
     learned = {name: f for name, f in MODEL_FILES.items() if f.spec is not None}
     if setting not in learned:
         return ""
-    return ("; " + setting + f" learned {learned[setting].spec}'s {learned[setting].prompt_env} prompt; distilled "
-            "planners: " + ", ".join(f"{name} ({f.spec}, {f.prompt_env})" for name, f in learned.items()))
+    planners = ", ".join(f"{name} ({f.spec}, {f.prompt_env})" for name, f in learned.items())
+    trained = learned[setting]
+    return f"; {setting} learned {trained.spec}'s {trained.prompt_env} prompt; distilled planners: {planners}"
 
 
 def check_profile(loaded: LoadedSpec, setting: str) -> list[SpecError]:
     """Every node of `loaded` that asks `setting` for something it declares it cannot give (E320-E322)."""
     required = profile_requirements(setting)
     errors: list[SpecError] = []
-    fits = distilled_fits(setting)
 
     def err(code: str, message: str, node_id: str, key: str | None) -> None:
         path: tuple[object, ...] = ("nodes", node_id, "params", key) if key else ("nodes", node_id, "use")
         file, mark = loaded.where(path)
-        errors.append(SpecError(code, message + fits, file, mark.line if mark else None,
-                                mark.column if mark else None))
+        errors.append(SpecError(code, message, file, mark.line if mark else None, mark.column if mark else None))
 
     for node_id, node in loaded.spec.nodes.items():
         info = NODES.get(node.use)
@@ -70,4 +70,6 @@ def check_profile(loaded: LoadedSpec, setting: str) -> list[SpecError]:
         if required.get("drafts_messages") is False and node.use == "communication.draft_message":
             err("E322", f"node {node_id!r} asks {setting} to draft messages, which it was never taught",
                 node_id, None)
+    if errors:  # what would run instead, said once
+        errors[0] = replace(errors[0], message=errors[0].message + distilled_fits(setting))
     return errors
