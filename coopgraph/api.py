@@ -52,7 +52,8 @@ def run(
 ) -> RunResult:
     """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
     return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
-    member, or one per member (None for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
+    member (`local-coop`: each member's distilled planner for its prompt in this world), or one per member (None
+    for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
     with what exists when a name is unknown, before anything runs. The trace goes to `trace_path` (a new
     .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every step beside it, as
     `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""

@@ -176,7 +176,9 @@ def run(
     env_opt: list[str] = typer.Option([], "--env-opt", help="environment option KEY=VALUE, repeatable"),
     episode: str = typer.Option("test/0", help="SET/INDEX, e.g. test/0, train/12"),
     team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
-    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL"),
+    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, a "
+                            "distilled planner (local-coop-kitchen...), or local-coop: each member's distilled "
+                            "planner for its prompt in this world"),
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
     seed: int = typer.Option(0, help="seed for the environment and agents"),
     out: Path = typer.Option(Path("runs"), help="folder for the trace"),
@@ -186,7 +188,7 @@ def run(
 ) -> None:
     """Run one episode with a team and print its metrics."""
     from coopgraph.envs.registry import UnknownEnvironmentError
-    from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch
+    from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
@@ -204,7 +206,12 @@ def run(
         options = _parse_options(env_opt)
         if options:
             _check_env_options(env, options, episode, len(members))
-        warnings = [] if as_json else [prompt_mismatch(m, llm, env) for m in dict.fromkeys(members)]
+        settings = dict(zip(members, team_settings(members, llm, env), strict=True))
+        for member, setting in settings.items():
+            if setting is not None and setting != llm and not as_json:
+                console.print(f"--llm {escape(llm)}: {escape(member)} plays with {escape(setting)}, the distilled "
+                              f"planner that learned its prompt in {escape(env)}", highlight=False)
+        warnings = [] if as_json else [prompt_mismatch(m, s, env) for m, s in settings.items()]
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, options, episode, members, llm, max_steps, out,

@@ -13,7 +13,7 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import make_team
+from coopgraph.evals.teams import make_team, team_settings
 from coopgraph.manifest import manifest
 from coopgraph.tracing import Tracer
 
@@ -45,7 +45,9 @@ def run_configured(
     keep_checkpoints: bool = False,
 ) -> dict[str, Any]:
     """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes), or one of
-    those per member (None for baselines) when members use different models. With `keep_checkpoints`, graph
+    those per member (None for baselines) when members use different models. One setting for the team is read
+    per member (`team_settings`: the family name `local-coop` gives each graph member the distilled planner
+    that learned its prompt in this world). With `keep_checkpoints`, graph
     members save every step to a SQLite file beside the trace (`coopgraph replay`/`fork` read it)."""
     from coopgraph.checkpoints import sqlite_saver
     from coopgraph.llm.factory import make_lm
@@ -54,6 +56,8 @@ def run_configured(
         raise ValueError(f"max_steps must be a whole number of 1 or more, got {max_steps!r} (None runs to the "
                          "environment's horizon)")
     env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
+    if isinstance(llm, str):
+        llm = list(team_settings(team_names, llm, env_name))
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = "+".join(Path(t).stem for t in team_names)
     trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")

@@ -106,3 +106,42 @@ def prompt_mismatch(member: str, setting: str | None, env: str | None = None) ->
                 f"{world} templates, which it never saw")
     return None
 
+
+
+#: The family name of the distilled planners: with `--llm local-coop`, each graph member plays with the one that
+#: learned its choice prompt in the run's world (`local-coop` itself for coela-lite in C-WAH).
+DISTILLED_FAMILY = "local-coop"
+
+
+def distilled_for(member: str, env: str | None) -> str | None:
+    """The distilled profile that learned `member`'s choice prompt in `env`'s templates (`local-coop` first when
+    it did), or None when none did."""
+    from coopgraph.envs.registry import UnknownEnvironmentError, kit_info
+    from coopgraph.llm.model_files import MODEL_FILES
+
+    if member_kind(member) != "graph":
+        return None
+    try:
+        world = kit_info(env).prompt_env if env is not None else "cwah"
+    except UnknownEnvironmentError:
+        return None  # building the world names the known ones
+    prompt = _choice_prompt(member)
+    fitting = [name for name, f in MODEL_FILES.items()
+               if name.startswith(DISTILLED_FAMILY) and f.spec is not None and f.prompt_env == world
+               and _choice_prompt(f.spec) == prompt]
+    return DISTILLED_FAMILY if DISTILLED_FAMILY in fitting else next(iter(fitting), None)
+
+
+def team_settings(members: list[str], setting: str, env: str | None) -> list[str | None]:
+    """Each member's LLM setting when the whole team is given one: None for a baseline; for the family name
+    `local-coop`, the distilled planner that learned the member's prompt in this world (`local-coop` where none
+    did, so the spec checks say what it cannot be asked); any other setting as given."""
+    out: list[str | None] = []
+    for member in members:
+        if member_kind(member) != "graph":
+            out.append(None)
+        elif setting == DISTILLED_FAMILY:
+            out.append(distilled_for(member, env) or setting)
+        else:
+            out.append(setting)
+    return out

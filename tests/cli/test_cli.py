@@ -73,8 +73,11 @@ def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_lear
     assert mismatched.output.count("warning:") == 1 and "never saw" in mismatched.output
     matched = runner.invoke(app, ["run", "--team", "coela-brief,mhp", "--llm", "local-coop-brief"])
     assert "warning:" not in matched.output and "stopped before the episode" in matched.output
-    other_world = runner.invoke(app, ["run", "--env", "tdw-mat", "--team", "coela-lite,rhp", "--llm", "local-coop"])
-    assert other_world.output.count("warning:") == 1 and "cwah prompt" in " ".join(other_world.output.split())
+    other_world = runner.invoke(app, ["run", "--env", "cwah", "--team", "coela-lite,mhp", "--llm", "local-coop-tdw"])
+    assert other_world.output.count("warning:") == 1 and "tdw-mat prompt" in " ".join(other_world.output.split())
+    family = " ".join(runner.invoke(app, ["run", "--env", "tdw-mat", "--team", "coela-lite,rhp", "--llm",
+                                          "local-coop"]).output.split())  # the family name: the world's planner
+    assert "coela-lite plays with local-coop-tdw" in family and "warning:" not in family
     home = runner.invoke(app, ["run", "--env", "cwah", "--team", "coela-lite,mhp", "--llm", "local-coop"])
     assert "warning:" not in home.output and "stopped before the episode" in home.output
 

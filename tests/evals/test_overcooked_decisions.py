@@ -69,6 +69,21 @@ def test_a_distillation_pair_answers_with_the_action_label_of_the_wiring(records
     assert "Explanation:" not in pair["prompt"] and "Answer in this form: Action: <action>." in pair["prompt"]
 
 
+def test_a_pair_for_the_published_wiring_explains_the_choice_before_the_action(
+        records: list[dict[str, Any]]) -> None:
+    """LLM-Co's own reply is `Explanation: ... Action: ...`: a planner distilled for `llmco` learns both, on the
+    published prompt (which asks for the explanation), in the shape its grammar reads (a line, then the action)."""
+    point = next(r for r in records if r["expert_choice"].startswith("place onion in c"))
+    pair = example(point, DecisionRenderer("llmco"))
+    assert pair is not None and "Answer in this form: Explanation: <a short reason" in pair["prompt"]
+    explanation, action = pair["completion"].split("\n")
+    assert action == f"Action: {point['expert_choice']}"
+    pot = point["expert_choice"].removeprefix("place onion in ").rstrip(".")
+    partner = {"alice": "Bob", "bob": "Alice"}[point["agent"]]
+    assert explanation.startswith(f"Explanation: I hold an onion and {pot} has ")
+    assert f"; I expect {partner} to " in explanation
+
+
 def test_detours_are_followed_but_the_label_stays_the_experts() -> None:
     detoured = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
                                 horizon=120, perturb=0.5)

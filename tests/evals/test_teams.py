@@ -47,3 +47,18 @@ def test_a_distilled_profile_warns_only_about_choice_prompts_it_never_learned() 
     warning = prompt_mismatch("coela", "local-coop-brief")
     assert warning is not None and "planning/choose_brief" in warning and "planning/choose_action" in warning
     assert "candidates/choose" in (prompt_mismatch("reveca", "local-coop") or "")
+
+
+def test_local_coop_gives_each_member_the_distilled_planner_that_learned_its_prompt_in_this_world() -> None:
+    """`local-coop` names the family: a member plays with the planner distilled on its choice prompt in this
+    world; a member none learned keeps `local-coop` (its spec checks then say what it cannot be asked)."""
+    from coopgraph.evals.teams import team_settings
+
+    assert team_settings(["coela-lite", "mhp"], "local-coop", "cwah") == ["local-coop", None]
+    assert team_settings(["coela-news"], "local-coop", "cwah") == ["local-coop"]  # coela-lite's prompt
+    assert team_settings(["coela-brief", "coela"], "local-coop", "cwah") == ["local-coop-brief", "local-coop"]
+    assert team_settings(["coela-lite", "rhp"], "local-coop", "tdw-mat") == ["local-coop-tdw", None]
+    assert team_settings(["llmco-lite", "llmco-helper"], "local-coop", "overcooked") == [
+        "local-coop-kitchen", "local-coop"]
+    assert team_settings(["coela-brief", "mhp"], "local-coop-tdw", "cwah") == ["local-coop-tdw", None]  # as named
+    assert team_settings(["coela-lite"], "local", "tdw-mat") == ["local"]
