@@ -58,7 +58,7 @@ CLAIMS = {
     "evaluate": "coopgraph eval cwah-baselines",
     "layout": "graphs/    YAML specs",
     "kitchen_scripted": "scripted_lm(kitchen_policy)",
-    "kitchen_real": "--team llmco-lite,greedy --llm local-coop-kitchen",
+    "kitchen_real": "--team llmco,greedy --llm local-coop --max-steps",
 }
 
 
@@ -209,4 +209,7 @@ def test_llmco_plays_a_kitchen_with_the_scripted_policy(workspace: Path) -> None
 def test_the_kitchen_planner_plays_with_the_embedded_model(workspace: Path) -> None:
     out = run_block(block("kitchen_real"), workspace)
     result = json.loads(out[out.index("{"):])
-    assert result["steps"] == 80 and result["team"] == ["llmco-lite", "greedy"] and "score" in result["metrics"]
+    assert result["steps"] == 80 and result["team"] == ["llmco", "greedy"] and "score" in result["metrics"]
+    assert result["invalid_answers"] == 0 and result["llm_usage"]["alice"]["llm_calls"] > 0
+    manifest = json.loads((workspace / result["trace_path"]).read_text().splitlines()[0])
+    assert manifest["llm"]["alice"]["setting"] == "local-coop-llmco"  # the family name gave llmco its planner

@@ -67,6 +67,7 @@ ADAPTERS_DIR = Path(__file__).parent / "adapters"
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
 KITCHEN_ADAPTER_SHA256 = "ced49147733c92e9974b876307c640851abd23272690b66b2c2181aa4f9ebfa5"
+LLMCO_ADAPTER_SHA256 = "c8b712b8c9174078d891198b782a10e9ab08c399149fc594c0f229e1bd7980b0"
 TDW_ADAPTER_SHA256 = "7012a1b04fa96a025eb271a9cb7815a299dce2f7a47f13143a9d8b17dd6f3626"
 
 MODEL_FILES: dict[str, ModelFile] = {
@@ -105,6 +106,15 @@ MODEL_FILES["local-coop-kitchen"] = replace(
     adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", prompt_env="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
                 "prompt, with one DAgger round")
+
+# LLM-Co as published on the kitchen planner's base: the same greedy cook's choices (round 1's data), taught on
+# `llmco`'s own prompt with LLM-Co's reply, `Explanation: <the greedy cook's reason, and what the partner will do>`
+# then `Action: <action>` (evals/overcooked_explanations.py); a sentence of explanation, within llmco's 400.
+MODEL_FILES["local-coop-llmco"] = replace(
+    MODEL_FILES["local-coop"], profile="local-coop-llmco", adapter="local-coop-llmco.gguf",
+    adapter_sha256=LLMCO_ADAPTER_SHA256, spec="llmco", prompt_env="overcooked", reasoning_chars_max=400,
+    description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices and their "
+                "explanations on llmco's published prompt (Explanation, then Action)")
 
 
 # The TDW-MAT planner: distilled from the transport planner's choices (RHP's sub-goal rules on CoELA's list) on

@@ -31,6 +31,13 @@ def chat_prompt(messages: list[dict[str, str]]) -> str:
     return format_chatml(messages).prompt
 
 
+def turn_end(messages: list[dict[str, str]]) -> str:
+    """What ends the model's turn in the profile's chat format (ChatML's `<|im_end|>`, the server's stop): a reply
+    that explains first must learn to stop after its action, since its grammar allows more lines of thought."""
+    stop = format_chatml(messages).stop
+    return stop if isinstance(stop, str) else (stop or [""])[0]
+
+
 def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "expert") -> dict[str, Any] | None:
     """One training pair (the completion is the chosen option's text, after the expert's explanation where the
     spec's reply explains first and the world has an explainer), or None for a point the node answers
@@ -45,7 +52,7 @@ def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "
     explainer = EXPLAINERS.get(decision.get("env", "cwah"))
     if explainer is not None and getattr(params, "reasoning", None) == "free" and params.reasoning_chars > 0:
         messages = renderer.messages(decision["facts"], decision["options"], resources)  # the spec's own reply
-        answer = f"{params.reasoning_label}: {explainer(decision, index)}\n{answer}"
+        answer = f"{params.reasoning_label}: {explainer(decision, index)}\n{answer}{turn_end(messages)}"
     else:
         messages = renderer.messages(decision["facts"], decision["options"], resources, params=DISTILL_PARAMS)
     return {"id": decision["id"], "split": decision["split"], "prompt": chat_prompt(messages),

@@ -72,11 +72,13 @@ def test_a_distillation_pair_answers_with_the_action_label_of_the_wiring(records
 def test_a_pair_for_the_published_wiring_explains_the_choice_before_the_action(
         records: list[dict[str, Any]]) -> None:
     """LLM-Co's own reply is `Explanation: ... Action: ...`: a planner distilled for `llmco` learns both, on the
-    published prompt (which asks for the explanation), in the shape its grammar reads (a line, then the action)."""
+    published prompt (which asks for the explanation), in the shape its grammar reads (a line, then the action),
+    and then the end of its turn."""
     point = next(r for r in records if r["expert_choice"].startswith("place onion in c"))
     pair = example(point, DecisionRenderer("llmco"))
     assert pair is not None and "Answer in this form: Explanation: <a short reason" in pair["prompt"]
-    explanation, action = pair["completion"].split("\n")
+    assert pair["completion"].endswith("<|im_end|>")  # the turn ends after the action: more thought is allowed
+    explanation, action = pair["completion"].removesuffix("<|im_end|>").split("\n")
     assert action == f"Action: {point['expert_choice']}"
     pot = point["expert_choice"].removeprefix("place onion in ").rstrip(".")
     partner = {"alice": "Bob", "bob": "Alice"}[point["agent"]]

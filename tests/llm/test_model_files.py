@@ -70,7 +70,7 @@ def test_adapter_hash_is_checked_before_use(monkeypatch, tmp_path: Path) -> None
         model_files.adapter_path("fake")
 
 
-@pytest.mark.parametrize("profile", ["local-coop", "local-coop-brief", "local-coop-kitchen"])
+@pytest.mark.parametrize("profile", ["local-coop", "local-coop-brief", "local-coop-kitchen", "local-coop-llmco"])
 def test_shipped_adapters_match_their_pins(profile: str) -> None:
     path = model_files.adapter_path(profile)
     assert path is not None and path.stat().st_size < 20_000_000
