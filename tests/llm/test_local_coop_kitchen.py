@@ -7,34 +7,23 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.episode_run import run_configured
-from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions
-from coopgraph.llm import model_files
-from coopgraph.llm.factory import make_lm
-from coopgraph.nodes.context import AgentResources
-from coopgraph.nodes.programs import adapter_for, run_program
+from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC
+from tests.llm.kitchen_points import answered_points, installed_lm
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
 def kitchen_lm():
-    if not model_files.is_installed("local-coop-kitchen"):
-        pytest.fail("the local-coop-kitchen base model is not installed; run `make setup` (make test does it)")
-    return make_lm("local-coop-kitchen", cache=False)
+    return installed_lm("local-coop-kitchen")
 
 
 def test_answers_held_out_kitchen_decisions_with_a_listed_action(kitchen_lm) -> None:
-    renderer = DecisionRenderer(KITCHEN_SPEC)
-    points = [d for d in layout_decisions("cramped_room", ["greedy", "greedy"], renderer=renderer, horizon=80)
-              if len(d["options"]) >= 3][:6]
-    ctx = renderer.choose_context(AgentResources(env="overcooked", lm=kitchen_lm))
-    adapter = adapter_for(ctx)
+    answered = answered_points(kitchen_lm, KITCHEN_SPEC)
+    points = [point for point, _ in answered]
     agree = 0
-    for point in points:
-        prediction = run_program(ctx.program, adapter, kitchen_lm, context=dict(point["facts"]),
-                                 options=point["options"])
+    for point, prediction in answered:
         assert prediction.valid and prediction.raw.strip() == f"Action: {point['options'][prediction.index]}"
         agree += prediction.index == point["expert_index"]
     assert kitchen_lm.usage.calls == len(points)
