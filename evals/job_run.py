@@ -91,7 +91,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
 
         trace.unlink(missing_ok=True)  # a run killed earlier may have left a partial trace here
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,
-                                trace.parent, seed=job.seed, trace_name=trace.name)
+                                trace.parent, seed=job.seed, repeat=job.repeat, trace_name=trace.name)
         events = read_events(trace)
         metrics = {k: float(v) for k, v in result["metrics"].items()}
         metrics.update(capo_statistics(events))
@@ -107,6 +107,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
             "decisions": decisions_from_events(events), "progress": progress_from_events(events),
             "wall_time_s": result.get("wall_time_s"), "trace_path": str(trace),
             "versions": next((e.get("versions") for e in events if e.get("type") == "manifest"), None),
+            "model_seeds": result.get("model_seeds"), "deterministic": result.get("deterministic"),
         })
         try:
             tr_bound = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))
