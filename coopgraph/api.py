@@ -35,6 +35,10 @@ class RunResult(BaseModel):
     wall_time_s: float = 0.0
     forked_from: dict[str, Any] | None = Field(
         default=None, description="for a fork: the original trace, its episode, the step and what changed")
+    model_seeds: dict[str, int] = Field(default_factory=dict, description="the model seed each graph agent sampled "
+                                        "with, by agent")
+    deterministic: bool = Field(default=True, description="no member sampled: every LLM member asked at temperature "
+                                "0, or the team has none")
 
 
 def run(
@@ -105,6 +109,7 @@ def _result(payload: dict[str, Any]) -> RunResult:
         steps=payload["steps"], max_steps=payload["max_steps"], metrics=payload["metrics"],
         llm_usage=payload["llm_usage"], invalid_answers=payload["invalid_answers"],
         trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"], forked_from=payload.get("forked_from"),
+        model_seeds=payload["model_seeds"], deterministic=payload["deterministic"],
     )
 
 
