@@ -3,7 +3,9 @@
 It takes and returns plain dicts so every backend can ship it, never raises (a failed episode becomes an
 `error` row that the next rerun retries), and derives from the trace what the store keeps beyond the
 episode metrics: the progress curve, the number of decisions, the oracle bound, and CaPo's discussion
-statistics (tables 8-9, `capo_stats.py`), which go into the row's `metrics`.
+statistics (tables 8-9, `capo_stats.py`), which go into the row's `metrics`. The job's seed and repeat make it one
+replicate: its graph members sample with that replicate's model seeds, which the row records with whether any
+member sampled (`deterministic`).
 """
 
 from __future__ import annotations

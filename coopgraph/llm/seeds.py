@@ -2,8 +2,9 @@
 
 A replicate is one (episode seed, repeat) of a run; each of its agents gets its own model seed, derived from the
 three with SHA-256 (never Python's `hash`, which changes between processes), so the same replicate always asks
-with the same seed and two replicates never share one by construction. Seeds fit in 31 bits: every server takes
-them (OpenAI's and vLLM's signed integers, llama.cpp's unsigned 32 bits, whose all-ones value means "random").
+with the same seed, and two replicates share one only by a one-in-2^31 chance. Seeds fit in 31 bits: every server
+takes them (OpenAI's and vLLM's signed integers, llama.cpp's unsigned 32 bits, whose all-ones value means
+"random").
 """
 
 from __future__ import annotations

@@ -52,9 +52,10 @@ def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = N
 class ChatModelTransport:
     """A `ChatLM` that sends each request to `chat_model` and reports its reply, usage and cache flag.
 
-    With `seed` (the agent's model seed), every request carries it, except where the chat model already sends that
-    same seed itself (ChatOpenAI built with the setting's seed): the request is then the one sent before model seeds
-    existed, under the same response-cache key, so replies stored then still answer."""
+    With `seed` (the agent's model seed), every request carries it: as a call parameter, or, when it is the seed the
+    chat model sends itself (ChatOpenAI built with the setting's seed), by the chat model alone; the request is then
+    the one sent before model seeds existed, under the same response-cache key, so replies stored then still
+    answer."""
 
     def __init__(self, chat_model: BaseChatModel, backend: Backend, seed: int | None = None) -> None:
         self.chat_model = chat_model
