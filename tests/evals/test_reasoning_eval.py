@@ -192,7 +192,7 @@ def test_report_prints_accuracy_beside_chance(tmp_path: Path, monkeypatch: pytes
     report = runner.invoke(app, ["report", str(tmp_path)])
     assert report.exit_code == 0, report.output
     assert "accuracy per question type and game, beside chance" in report.stdout
-    assert "| EC | 6 | 83% ± 0% | 36% |" in report.stdout and "average steps" not in report.stdout
+    assert "| EC | 6 | 83% [67%, 100%] (n=12) | 36% |" in report.stdout and "average steps" not in report.stdout
 
 
 def test_a_profile_that_gives_no_explanation_is_held_to_the_answer_line() -> None:

@@ -66,7 +66,8 @@ def test_tables_use_the_current_configuration_and_label_the_paper_column(tmp_pat
     text = Path(data["report"]).read_text(encoding="utf-8")
     assert "CaPo table 3 layout" in text and "REVECA tables 1/3/4 layout" in text and "CoELA table 2 layout" in text
     assert "paper SS / TD / CS / CC (REVECA t.4)" in text and "SS 63.6 / TD 54.37 / CS 8.8 / CC 103.03" in text
-    assert "| w/o validation | no plan validation |" in text and "| 30.0 |" in text  # Δ steps vs the full model
+    assert "| w/o validation | no plan validation |" in text
+    assert "| 30.0 [30.0, 30.0] (n=4) |" in text  # Δ steps vs the full model: 30 more on every paired run
     assert "they are not our results" in text
     with open(tmp_path / "report" / "abl-reveca.csv", encoding="utf-8") as handle:
         rows = {r["team"]: r for r in csv.DictReader(handle)}
