@@ -9,6 +9,7 @@ from typer.testing import CliRunner
 
 from coopgraph.cli import app
 from coopgraph.evals.report import write_report
+from tests.evals.report_cells import check_cells
 
 runner = CliRunner()
 
@@ -16,7 +17,9 @@ runner = CliRunner()
 def _report(tmp_path: Path, suite: str, team: str, limit: int) -> str:
     result = runner.invoke(app, ["eval", suite, "--out", str(tmp_path), "--team", team, "--limit", str(limit)])
     assert result.exit_code == 0, result.output
-    return Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    data = write_report(tmp_path)
+    assert check_cells(data["tables"]) > 5  # mean, ci95 and n in every metric cell of --json
+    return Path(data["report"]).read_text(encoding="utf-8")
 
 
 def test_capture_reports_turns_per_start_and_the_capture_rate(tmp_path: Path) -> None:

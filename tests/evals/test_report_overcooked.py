@@ -9,6 +9,7 @@ from typing import Any
 from coopgraph.evals.report import collect, write_report
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, load_suite
+from tests.evals.report_cells import check_cells
 
 
 def _row(team: str, members: list[str], episode: str, score: float, alice: float, seed: int = 0) -> dict[str, Any]:
@@ -42,6 +43,11 @@ def test_the_report_has_llmcos_tables_with_the_paper_columns_apart(tmp_path: Pat
     assert soups.split(" | ")[2:6] == ["80 [40, 120] (n=2)", "4.0 [2.0, 6.0] (n=2)", "2.0 [2.0, 2.0] (n=2)",
                                        "2.0 [0.0, 4.0] (n=2)"]
     assert any(f.endswith("overcooked-llmco-llmco-t1.csv") for f in report["files"])
+    assert [t["name"] for t in report["tables"]] == ["llmco-t1", "llmco-t34", "soups", "cost"]
+    assert check_cells(report["tables"]) > 20
+    cramped = report["tables"][0]["rows"][0]
+    assert cramped["team1"] == {"mean": 120.0, "ci95": None, "n": 1, "deterministic": None}
+    assert cramped["paper0"] == "198.8 ±4.06"  # the paper's columns stay text
     assert result.summaries["LLM-Co + LLM-Co"].episodes == 2
 
 
