@@ -84,8 +84,8 @@ def _is_stat(column: Column) -> bool:
 def _json_cell(value: Any, column: Column) -> Any:
     if isinstance(value, Stat):
         return value.cell()
-    if _is_stat(column) and value is not None:
-        return Stat(float(value), n=1).cell()
+    if _is_stat(column) and value is not None:  # a bare number: its runs are not known
+        return {"mean": float(value), "ci95": None, "n": None, "deterministic": None}
     return value
 
 
@@ -126,10 +126,8 @@ def _md_cell(value: Any, column: Column) -> str:
         return "–"
     if column.fmt == "text":
         return str(value).replace("|", "\\|")
-    if _is_stat(column):
-        return stat_text(value if isinstance(value, Stat) else Stat(float(value), n=1), column.digits, column.fmt)
-    if column.fmt == "pct":
-        return _number(float(value), column.digits, True)
-    if column.fmt == "signed_pct":
+    if _is_stat(column) and isinstance(value, Stat):
+        return stat_text(value, column.digits, column.fmt)
+    if column.fmt in ("stat_signed_pct", "signed_pct"):
         return _signed_pct(value)
-    return _number(float(value), column.digits, False)
+    return _number(float(value), column.digits, column.fmt in ("pct", "stat_pct"))

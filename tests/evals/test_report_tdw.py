@@ -52,7 +52,8 @@ def test_the_report_prints_coelas_table_1_with_ei_per_perception(tmp_path: Path)
     assert [t["name"] for t in data["tables"]] == ["coela-t1", "cost"] and check_cells(data["tables"]) > 20
     pair = next(r for r in data["tables"][0]["rows"] if r["team"] == "RHP + RHP")
     assert pair["total"]["n"] == 2 and pair["food"] == {"mean": 0.8, "ci95": None, "n": 1, "deterministic": None}
-    assert pair["total_ei"]["paired_by"] == "episode, seed, repeat" and pair["total_ei"]["ci95"] == pytest.approx([0.0, 0.375])
+    assert pair["total_ei"]["paired_by"] == "episode, seed, repeat"
+    assert pair["total_ei"]["ci95"] == pytest.approx([0.0, 0.375])
     # one episode per task: n=1 there; the totals have two runs to resample, EI paired by episode, seed, repeat
     assert "| RHP + RHP | oracle | 2 | 0.80 (n=1) | ↑38% (n=1) | 0.40 (n=1) | ↑0% (n=1) | 0.60 [0.40, 0.80] (n=2) | " \
            "↑19% [↑0%, ↑38%] (n=2) | 1.00 [1.00, 1.00] (n=2) | 3,000 [3,000, 3,000] (n=2) | CoELA t.1: 76 / 74 / 75 " \
