@@ -1,0 +1,80 @@
+"""`coopgraph play`: a person on the team, in the browser (default) or the terminal (docs/play.md)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from coopgraph.cli import app, console, emit_json, fail, whole_number
+
+
+def _print_result(payload: dict[str, Any]) -> None:
+    state = "solved" if payload["success"] else "not solved"
+    console.print(f"[bold]{state}[/bold] in {payload['steps']} steps; you played {payload['human_agent']}",
+                  highlight=False)
+    console.print(f"trace: {payload['trace_path']}", highlight=False)
+
+
+@app.command("play")
+def play(
+    env: str = typer.Option("cwah", "--env", help="environment name (coopgraph.envs.registered())"),
+    env_opt: list[str] = typer.Option([], "--env-opt", help="environment option KEY=VALUE, repeatable"),
+    episode: str = typer.Option("test/0", help="SET/INDEX, e.g. test/0 (Overcooked: the layout)"),
+    team: str = typer.Option("human,mhp", help="comma-separated members, exactly one of them `human` (you)"),
+    llm: str = typer.Option("local", help="LLM for graph partners (as for `coopgraph run`)"),
+    max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
+    seed: str = typer.Option("0", help="the run's seed (a whole number)"),
+    out: Path = typer.Option(Path("runs/play"), help="folder for the trace"),
+    ui: str = typer.Option("web", "--ui", help="web (a page in the browser) or terminal (numbered lines on "
+                           "standard input)"),
+    step_limit: float = typer.Option(None, "--step-limit", help="seconds you have per decision; when they run "
+                                     "out your agent waits that step (default: no limit)"),
+    show_plans: bool = typer.Option(False, "--show-plans", help="show partners' plans as they choose them (they "
+                                    "name things your agent may not have seen)"),
+    host: str = typer.Option("127.0.0.1", "--host", help="web: address to listen on; any other than 127.0.0.1 "
+                             "requires the token printed at start on every request"),
+    port: int = typer.Option(8765, "--port", help="web: port to listen on (0: any free port)"),
+    no_browser: bool = typer.Option(False, "--no-browser", help="web: print the address, open no browser"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
+) -> None:
+    """Play one agent of a team yourself: choose from its action list and send messages, beside agent partners."""
+    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.evals.teams import UnknownMemberError, parse_team
+    from coopgraph.play.session import play_episode
+
+    if max_steps is not None and max_steps < 1:
+        fail(f"--max-steps must be 1 or more, got {max_steps}")
+    if step_limit is not None and step_limit <= 0:
+        fail(f"--step-limit must be more than 0 seconds, got {step_limit}")
+    if ui not in ("web", "terminal"):
+        fail(f"--ui {ui}: choose web or terminal")
+    run_seed = whole_number(seed, "--seed")
+    from coopgraph.cli_run import _check_env_options, _parse_options, check_out_folder
+
+    check_out_folder(out)
+    try:
+        members = parse_team(team)
+        options = _parse_options(env_opt)
+        if options:
+            _check_env_options(env, options, episode, len(members))
+        if ui == "terminal":
+            from coopgraph.play.terminal import TerminalSeat
+
+            seat: Any = TerminalSeat(sys.stdin, sys.stderr if as_json else sys.stdout)
+            payload = play_episode(env, episode, members, llm, seat, out, env_options=options, max_steps=max_steps,
+                                   seed=run_seed, step_limit_s=step_limit, show_plans=show_plans)
+        else:
+            from coopgraph.play.web import serve_episode
+
+            payload = serve_episode(env, episode, members, llm, out, env_options=options, max_steps=max_steps,
+                                    seed=run_seed, step_limit_s=step_limit, show_plans=show_plans, host=host,
+                                    port=port, open_browser=not no_browser, say=console.print)
+    except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
+        fail(str(exc.args[0] if exc.args else exc))
+    if as_json:
+        emit_json(payload)
+    else:
+        _print_result(payload)
