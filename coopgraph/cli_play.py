@@ -43,7 +43,7 @@ def play(
     """Play one agent of a team yourself: choose from its action list and send messages, beside agent partners."""
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.teams import UnknownMemberError, parse_team
-    from coopgraph.play.session import play_episode
+    from coopgraph.play.session import PlayAbandoned, play_episode
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps}")
@@ -67,11 +67,13 @@ def play(
             payload = play_episode(env, episode, members, llm, seat, out, env_options=options, max_steps=max_steps,
                                    seed=run_seed, step_limit_s=step_limit, show_plans=show_plans)
         else:
-            from coopgraph.play.web import serve_episode
+            from coopgraph.play.serve import serve_episode
 
             payload = serve_episode(env, episode, members, llm, out, env_options=options, max_steps=max_steps,
                                     seed=run_seed, step_limit_s=step_limit, show_plans=show_plans, host=host,
                                     port=port, open_browser=not no_browser, say=console.print)
+    except PlayAbandoned as exc:
+        fail(str(exc), code=1)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:

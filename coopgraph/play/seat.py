@@ -11,6 +11,10 @@ from typing import Any, Protocol
 from coopgraph.play.turn import Answer, Turn
 
 
+class SeatLeft(RuntimeError):
+    """The person left (their front end was closed) while the episode waited for them."""
+
+
 class Seat(Protocol):
     """A front end one person sits at."""
 

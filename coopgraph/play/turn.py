@@ -40,6 +40,8 @@ class Turn(BaseModel):
     moves: dict[str, str] = Field(default_factory=dict, description="key -> primitive action kind")
     message_limit: int
     messages: list[Message] = Field(default_factory=list, description="every message heard so far, in order")
+    frame: dict[str, Any] | None = Field(default=None, description="grid worlds: the cells' contents and the "
+                                         "cooks, as the trace viewer's grid drawing reads a frame")
 
 
 class Answer(BaseModel):
@@ -79,9 +81,27 @@ def view_lines(obs: Observation, belief: Any) -> list[str]:
     return lines
 
 
+def grid_frame(obs: Observation) -> dict[str, Any] | None:
+    """For an observation of a grid world (one with `grid`, such as Overcooked, where every cook sees the whole
+    kitchen), the frame the grid drawing reads: pots, counters, gates, and each cook's cell, facing and load."""
+    data = obs.model_dump(mode="json")
+    if "grid" not in data or "position" not in data:
+        return None
+    cooks = [{"agent_id": obs.agent_id, **data}, *data.get("partners", [])]
+    pots = [[*p["position"], p.get("onions", 0), p.get("cooking", False), p.get("ready", False),
+             p.get("ticks_left", 0)] for p in data.get("pots", [])]
+    counters = [[*c["position"], c.get("item") or c.get("holding")] for c in data.get("counters", [])
+                if isinstance(c, dict) and "position" in c]
+    gates = [[*g["position"], g.get("open", False), g.get("ticks_left", g.get("timer", 0))]
+             for g in data.get("gates", []) if isinstance(g, dict) and "position" in g]
+    return {"kitchen": {"pots": pots, "counters": counters, "gates": gates},
+            "agents": {c["agent_id"]: {"holding": c.get("holding"), "facing": c.get("facing")} for c in cooks},
+            "positions": {c["agent_id"]: c.get("position") for c in cooks}}
+
+
 def make_turn(env: str, obs: Observation, belief: Any, options: list[Affordance], heard: list[Message]) -> Turn:
     return Turn(env=env, agent=obs.agent_id, agent_name=obs.agent_name, step=obs.time, horizon=obs.horizon,
                 goal=obs.goal_text, view=view_lines(obs, belief), last_action=obs.last_action,
                 last_action_ok=obs.last_action_ok, last_action_reason=obs.last_action_reason,
                 options=[o.text for o in options], moves=MOVES.get(env, {}), message_limit=belief.message_limit,
-                messages=list(heard))
+                messages=list(heard), frame=grid_frame(obs))
