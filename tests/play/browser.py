@@ -39,7 +39,7 @@ def browser_or_skip() -> Any:
 class Served:
     """An episode served on a free port in a background thread; `address` once it listens, `result` at the end."""
 
-    def __init__(self, out: Path, **options: Any) -> None:
+    def __init__(self, out: Path, ratings_wait_s: float = 60, **options: Any) -> None:
         self.ready = threading.Event()
         self.address = ""
         self.result: dict[str, Any] | None = None
@@ -52,7 +52,7 @@ class Served:
         def run() -> None:
             try:
                 self.result = serve_episode(out=out, port=0, open_browser=False, say=lambda _: None,
-                                            on_ready=listening, ratings_wait_s=60, **options)
+                                            on_ready=listening, ratings_wait_s=ratings_wait_s, **options)
             except BaseException as exc:  # noqa: BLE001 - handed to the test thread
                 self.error = exc
                 self.ready.set()
