@@ -111,6 +111,9 @@ def eval_suite(
         for error in exc.errors:
             console.print(str(error), markup=False, highlight=False)
         raise typer.Exit(2) from None
+    if loaded.kind == "user-study":
+        fail(f"{path} is a user study: each participant plays it with `coopgraph play --study {path} "
+             "--participant ID`; `coopgraph report` reads its store")
     labels = [t.label for t in loaded.teams]
     unknown_labels = [t for t in team if t not in labels]
     if unknown_labels:

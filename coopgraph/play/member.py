@@ -29,6 +29,7 @@ class HumanMember(KitMember):
     """Asks its seat whenever the agent needs a new plan; a direct move (a key) is one primitive action."""
 
     name = "human"
+    samples = True  # a person never plays the same way twice: their runs are never deterministic replicates
 
     def __init__(self, seat: Seat, step_limit_s: float | None = None) -> None:
         super().__init__()

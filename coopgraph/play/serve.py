@@ -27,8 +27,8 @@ from coopgraph.play.web_seat import WebSeat
 
 
 def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows beside the turns: the world, episode, team, agents; a grid world's layout (its
-    terrain is fixed and fully seen, so it gives nothing away)."""
+    """What the page shows beside the turns: the world, episode, agents; a grid world's layout (its terrain is
+    fixed and fully seen, so it gives nothing away). Not the team: in a study the partner condition stays hidden."""
     from coopgraph import envs
 
     world = envs.make(env, episode=episode, num_agents=len(team), **env_options)
@@ -37,7 +37,7 @@ def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any
         layout = world.layout() if callable(getattr(world, "layout", None)) else None
     finally:
         world.close()
-    return {"env": env, "episode": episode, "team": team, "agents": agents, "agent": human_agent(team, agents),
+    return {"env": env, "episode": episode, "agents": agents, "agent": human_agent(team, agents),
             "layout": layout if isinstance(layout, dict) and layout.get("kind") == "grid" else None,
             "moves": MOVES.get(env, {})}
 
@@ -53,12 +53,12 @@ def _leave_on_sigterm() -> Any:
     return signal.signal(signal.SIGTERM, _stop)
 
 
-def serve_episode(env: str, episode: str, team: list[str], llm: str | Callable[[], Any], out: Path, *,
+def serve_episode(env: str, episode: str, team: list[str], llm: Any, out: Path, *,
                   env_options: dict[str, Any] | None = None, max_steps: int | None = None, seed: int = 0,
                   step_limit_s: float | None = None, show_plans: bool = False, host: str = LOCAL, port: int = 8765,
                   open_browser: bool = True, say: Callable[[str], None] = print, participant: str | None = None,
                   ratings_wait_s: float | None = None, on_ready: Callable[[str], None] | None = None,
-                  ) -> dict[str, Any]:
+                  trace_name: str | None = None) -> dict[str, Any]:
     """Serve the page, play the episode through it, wait for the ratings (`ratings_wait_s`, None: until given
     or Ctrl-C), store them with the run and return the result (with `ratings`, or None when none were given)."""
     options = env_options or {}
@@ -90,7 +90,7 @@ def serve_episode(env: str, episode: str, team: list[str], llm: str | Callable[[
     previous = _leave_on_sigterm()
     try:
         result = play_episode(env, episode, team, llm, seat, out, env_options=options, max_steps=max_steps,
-                              seed=seed, step_limit_s=step_limit_s, show_plans=show_plans)
+                              seed=seed, step_limit_s=step_limit_s, show_plans=show_plans, trace_name=trace_name)
         say("the episode has ended; the page asks two questions about your partner (Ctrl-C to skip)")
         with contextlib.suppress(KeyboardInterrupt):
             seat.rated.wait(timeout=ratings_wait_s)

@@ -8,7 +8,6 @@ clock. Everything else stays in the trace for after the episode.
 from __future__ import annotations
 
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -74,11 +73,12 @@ def visible_event(record: dict[str, Any], agent: str, show_plans: bool) -> dict[
     return None
 
 
-def play_episode(env: str, episode: str, team: list[str], llm: str | Callable[[], Any], seat: Seat, out: Path, *,
+def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, out: Path, *,
                  env_options: dict[str, Any] | None = None, max_steps: int | None = None, seed: int = 0,
                  step_limit_s: float | None = None, show_plans: bool = False, trace_name: str | None = None,
                  ) -> dict[str, Any]:
     """Run one episode with the person at `seat` as the team's `human`; returns what `run_configured` returns.
+    `llm` is what `run_configured` takes (a setting, a factory, or one per member).
     When the person leaves (the seat raises, or Ctrl-C) the trace is marked abandoned and `PlayAbandoned` raised."""
     from coopgraph import envs
     from coopgraph.evals.episode_run import run_configured

@@ -2,7 +2,8 @@
 
 A line is an option number, `m TEXT` or `say TEXT` (a message), a move word the world offers (`north`,
 `interact`, ...), or `?` (show the turn again). When input ends the person idles: every later turn is answered
-with nothing, so the agent waits and the episode runs on to its end or horizon.
+with nothing, so the agent waits and the episode runs on to its end or horizon. After the episode come CoELA's
+two questions (a number 1-7 each) and a comment line.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import threading
 import time
 from typing import Any, TextIO
 
+from coopgraph.play.ratings import COMMENT_LIMIT, QUESTIONS, Ratings
 from coopgraph.play.turn import Answer, Turn
 
 _END = object()
@@ -95,6 +97,32 @@ class TerminalSeat:
 
     def notice(self, event: dict[str, Any]) -> None:
         """Nothing: partners' messages show at the person's next turn, in the order they were heard."""
+
+    def _line(self) -> str | None:
+        line = self._lines.get()
+        if line is _END:
+            self.ended = True
+            return None
+        return str(line).strip()
+
+    def ask_ratings(self) -> Ratings | None:
+        """CoELA's questions, one line each (a number 1-7, then a comment line); None when input ends first."""
+        if self.ended:
+            return None
+        answers: dict[str, int] = {}
+        for name, question in QUESTIONS.items():
+            while name not in answers:
+                self._say(question)
+                line = self._line()
+                if line is None:
+                    return None
+                if line.isdigit() and 1 <= int(line) <= 7:
+                    answers[name] = int(line)
+                else:
+                    self._say("answer with a number from 1 to 7")
+        self._say(f"a comment (one line, up to {COMMENT_LIMIT} characters; empty for none)")
+        comment = self._line() or ""
+        return Ratings(**answers, comment=comment[:COMMENT_LIMIT])
 
     def finish(self, result: dict[str, Any]) -> None:
         state = "solved" if result.get("success") else "not solved"

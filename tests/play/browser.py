@@ -6,13 +6,14 @@ from __future__ import annotations
 import os
 import shutil
 import threading
-from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from coopgraph.play.serve import serve_episode
+from coopgraph.play.study import play_study
 
 CHROMIUM = os.environ.get("COOPGRAPH_CHROMIUM", "/usr/bin/chromium")
 ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
@@ -37,9 +38,11 @@ def browser_or_skip() -> Any:
 
 
 class Served:
-    """An episode served on a free port in a background thread; `address` once it listens, `result` at the end."""
+    """An episode served on a free port in a background thread (a study's next session when `study` names a suite
+    file); `address` once it listens, `result` at the end."""
 
-    def __init__(self, out: Path, ratings_wait_s: float = 60, **options: Any) -> None:
+    def __init__(self, out: Path, ratings_wait_s: float = 60, study: str | None = None,
+                 participant: str | None = None, **options: Any) -> None:
         self.ready = threading.Event()
         self.address = ""
         self.result: dict[str, Any] | None = None
@@ -50,9 +53,13 @@ class Served:
             self.ready.set()
 
         def run() -> None:
+            serve = partial(serve_episode, port=0, open_browser=False, say=lambda _: None, on_ready=listening,
+                            ratings_wait_s=ratings_wait_s)
             try:
-                self.result = serve_episode(out=out, port=0, open_browser=False, say=lambda _: None,
-                                            on_ready=listening, ratings_wait_s=ratings_wait_s, **options)
+                if study is not None:
+                    self.result = play_study(study, participant or "P1", out, serve, say=lambda _: None)
+                else:
+                    self.result = serve(out=out, **options)
             except BaseException as exc:  # noqa: BLE001 - handed to the test thread
                 self.error = exc
                 self.ready.set()
@@ -72,5 +79,3 @@ class Served:
 def launch(playwright: Any) -> Any:
     return playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
 
-
-Check = Callable[[Any], None]

@@ -49,3 +49,24 @@ def test_bad_play_input_is_one_line() -> None:
         if "--ui" in args:
             result = runner.invoke(app, ["play", *args], input="")
         assert result.exit_code == 2 and expected in result.output, result.output
+
+
+def test_a_study_session_on_the_terminal_stores_its_ratings(tmp_path: Path) -> None:
+    suite = tmp_path / "study.yaml"
+    suite.write_text("name: s\nkind: user-study\nepisodes: [test/0]\nmax_steps: 1\nteams:\n  - label: MHP\n"
+                     "    members: [human, mhp]\n", encoding="utf-8")
+    runner = CliRunner()
+    args = ["play", "--study", str(suite), "--participant", "P3", "--ui", "terminal", "--out", str(tmp_path / "st"),
+            "--json"]
+    played = runner.invoke(app, args, input="1\n6\n5\ngood partner\n")  # one decision in one step
+    assert played.exit_code == 0, played.output
+    result = json.loads(played.stdout)
+    assert result["ratings"] == {"helpfulness": 6, "trust": 5, "comment": "good partner"}
+    rated = [e for e in read_events(result["trace_path"]) if e["type"] == "ratings"]
+    assert rated and rated[0]["participant"] == "P3" and rated[0]["agent"] == "alice"
+    again = runner.invoke(app, args, input="")
+    assert json.loads(again.stdout) == {"study": str(suite), "participant": "P3", "finished": True}
+    refused = runner.invoke(app, ["eval", str(suite), "--out", str(tmp_path / "ev")])
+    assert refused.exit_code == 2 and "coopgraph play --study" in refused.output
+    alone = runner.invoke(app, ["play", "--study", str(suite)])
+    assert alone.exit_code == 2 and "--study and --participant go together" in alone.output

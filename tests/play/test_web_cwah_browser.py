@@ -1,6 +1,7 @@
-"""Done-when: a person plays a whole short C-WAH episode in Debian's Chromium beside MHP. The page's action list is
-the agent's affordances, a click moves the episode on, a typed message (HTML shown as text) is sent to the
-partner, the ratings are stored with the run; a screenshot mid-episode is kept in the test's tmp dir."""
+"""Done-when: a person plays a whole short C-WAH episode in Debian's Chromium beside MHP, as a session of a user
+study. The page's action list is the agent's affordances, a click moves the episode on, a typed message (HTML shown
+as text) is sent to the partner, the ratings are stored with the run and in the study's store, and the report shows
+the run; a screenshot mid-episode is kept in the test's tmp dir."""
 
 from __future__ import annotations
 
@@ -8,11 +9,24 @@ from pathlib import Path
 
 from coopgraph import envs
 from coopgraph.envs.registry import agent_kit
+from coopgraph.evals.report import write_report
+from coopgraph.evals.store import open_store
 from coopgraph.play.ratings import read_ratings
 from coopgraph.tracing import read_events
 from tests.play.browser import Served, browser_or_skip, launch
 
 MESSAGE = "<b>hi</b> I take the kitchen & you the bedroom"
+STUDY = """name: browser-study
+kind: user-study
+environment: {name: cwah}
+episodes: [test/0]
+max_steps: 40
+teams:
+  - label: MHP
+    members: [human, mhp]
+  - label: MHP silent
+    members: [human, mhp-silent]
+"""
 
 
 def _first_options() -> list[str]:
@@ -30,8 +44,9 @@ def _next_turn(page, after: int) -> None:  # noqa: ANN001 - playwright's page
 
 def test_a_person_plays_cwah_beside_mhp_in_chromium(tmp_path: Path) -> None:
     sync_playwright = browser_or_skip()
-    served = Served(tmp_path / "runs", env="cwah", episode="test/0", team=["human", "mhp"], llm="local",
-                    max_steps=40)
+    suite = tmp_path / "study.yaml"
+    suite.write_text(STUDY, encoding="utf-8")
+    served = Served(tmp_path / "study", study=str(suite), participant="P1")
     errors: list[str] = []
     with sync_playwright() as playwright:
         browser = launch(playwright)
@@ -79,4 +94,11 @@ def test_a_person_plays_cwah_beside_mhp_in_chromium(tmp_path: Path) -> None:
     ratings = read_ratings(result["trace_path"])
     assert ratings is not None and ratings["helpfulness"] == 5 and ratings["trust"] == 6
     assert ratings["comment"] == "<i>quick</i> partner" and ratings["agent"] == "alice"
-    assert result["ratings"]["trust"] == 6
+    assert result["ratings"]["trust"] == 6 and result["condition"] == "MHP"
+    with open_store(tmp_path / "study") as store:
+        (row,) = store.rows(suite="browser-study")
+    assert row["study"]["participant"] == "P1" and row["study"]["ratings"]["helpfulness"] == 5
+    assert row["trace_path"] == result["trace_path"]
+    report = write_report(tmp_path / "study")
+    text = Path(report["report"]).read_text(encoding="utf-8")
+    assert "| MHP | 1 | 1 | 0 |" in text and "5.0 (n=1)" in text and "6.0 (n=1)" in text
