@@ -1,5 +1,6 @@
 """`coopgraph play --ui terminal`: scripted by standard input, it finishes and prints the result; its trace names
-the person's choices, and a fork at a human step continues with the member named in their place."""
+the person's choices, the viewer and `trace diff` read it, and a fork at a human step continues with the member
+named in their place."""
 
 from __future__ import annotations
 
@@ -39,6 +40,11 @@ def test_end_of_input_idles_and_the_fork_replaces_the_person(tmp_path: Path) -> 
     forked = runner.invoke(app, ["fork", result["trace_path"], "--at", "5", "--team", "mhp,mhp", "--json",
                                  "--out", str(tmp_path / "forks")])
     assert forked.exit_code == 0, forked.output
+    fork_trace = json.loads(forked.stdout)["trace_path"]
+    viewed = runner.invoke(app, ["trace", "view", result["trace_path"], "-o", str(tmp_path / "v.html"), "--json"])
+    assert viewed.exit_code == 0 and json.loads(viewed.stdout)["decisions"] >= len(idles)
+    diffed = runner.invoke(app, ["trace", "diff", result["trace_path"], fork_trace, "--json"])
+    assert diffed.exit_code == 0 and json.loads(diffed.stdout)["fork"]["step"] == 5
 
 
 def test_bad_play_input_is_one_line() -> None:
