@@ -85,3 +85,14 @@ def test_answers_outside_the_turn_are_refused() -> None:
     assert Answer(message="  ").problem(turn) == "an empty message"
     assert Answer(choice=1, message="hi").problem(turn) is not None
     assert Answer(choice=1).problem(turn) is None
+
+
+def test_a_typed_message_reaches_a_graph_partners_dialogue(tmp_path: Path) -> None:
+    from coopgraph.testing import scripted_lm
+
+    seat = ScriptedSeat([Answer(message="the wine is on the <nightstand> (12)")])
+    result = play_episode("cwah", "test/0", ["human", "coela"], lambda: scripted_lm(["A"]), seat, tmp_path,
+                          max_steps=6)
+    calls = [e for e in read_events(result["trace_path"]) if e["type"] == "llm_call" and e["agent"] == "bob"]
+    assert any("the wine is on the <nightstand> (12)" in str(c["prompt"]) for c in calls)
+    assert result["deterministic"] is False  # a person's run is never a deterministic replicate
