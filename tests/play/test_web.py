@@ -82,3 +82,10 @@ def test_a_person_who_leaves_leaves_a_trace_marked_abandoned(tmp_path: Path) -> 
     events = read_events(left.value.trace)
     assert events[-1]["type"] == "abandoned" and events[-1]["step"] == 0
     assert [e["type"] for e in events][:2] == ["manifest", "episode_start"]
+
+
+def test_the_step_limit_spends_the_step_waiting() -> None:
+    seat = WebSeat()
+    assert seat.ask(TURN, 0.05) is None
+    assert [e["type"] for e in seat.log] == ["turn", "timeout"] and seat.log[0]["limit_s"] == 0.05
+    assert TestClient(make_app(seat)).post("/act", json={"token": TURN.token, "choice": 1}).status_code == 409

@@ -72,6 +72,19 @@
     status("your turn", true);
   }
 
+  // The per-step limit (--step-limit), counted down on the page; the server decides when it has run out.
+  let timer = null;
+  function countdown(limit, token) {
+    clearInterval(timer);
+    $("timer").textContent = "";
+    if (!limit) return;
+    const end = Date.now() + limit * 1000;
+    timer = setInterval(() => {
+      if (!turn || turn.token !== token) { clearInterval(timer); $("timer").textContent = ""; return; }
+      $("timer").textContent = `${Math.max(0, Math.ceil((end - Date.now()) / 1000))} s left`;
+    }, 250);
+  }
+
   async function answer(body) {
     if (!turn || ended) return;
     const sent = turn.token;
@@ -85,7 +98,7 @@
   }
 
   function onEvent(entry) {
-    if (entry.type === "turn") showTurn(entry.turn);
+    if (entry.type === "turn") { showTurn(entry.turn); countdown(entry.limit_s, entry.turn.token); }
     else if (entry.type === "message") addMessage(entry.agent, entry.text, entry.step);
     else if (entry.type === "plan") {
       $("activity").append(el("li", { text: `step ${entry.step}: ${entry.agent} ` + (entry.plan ? `chose ${entry.plan}` : "chose a plan") }));
