@@ -129,3 +129,9 @@ def test_rhp_transports_on_the_scene_2_test_episode_it_failed() -> None:
     pair = run_episode(make_env("test/2a_0_0/food", num_agents=2), [make_baseline("rhp"), make_baseline("rhp")],
                        seed=0)
     assert alone.metrics["transport_rate"] > 0 and pair.metrics["transport_rate"] >= 0.5
+
+
+def test_the_trace_map_draws_the_hallway_beside_the_rooms() -> None:
+    layout = make_env("test/2a_0_0/food").layout()
+    hallway = [r for r in layout["rooms"] if r["id"] == 6000]
+    assert len(layout["rooms"]) == 9 and len(hallway) == 2 and "no room" in hallway[0]["name"]
