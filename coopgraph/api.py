@@ -40,7 +40,7 @@ class RunResult(BaseModel):
 def run(
     *,
     env: str = "cwah",
-    episode: str = "test/0",
+    episode: str | None = None,
     team: Sequence[str] = ("mhp", "mhp"),
     llm: LLMSetting | Sequence[LLMSetting | None] = "local",
     max_steps: int | None = None,
@@ -51,10 +51,11 @@ def run(
     keep_checkpoints: bool = True,
 ) -> RunResult:
     """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
-    return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
-    member (`local-coop`: each member's distilled planner for its prompt in this world), or one per member (None
-    for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
-    with what exists when a name is unknown, before anything runs. The trace goes to `trace_path` (a new
+    return its result; `episode` defaults to the world's own (`coopgraph.envs.default_episode`). `llm` is a
+    setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph member (`local-coop`: each
+    member's distilled planner for its prompt in this world), or one per member (None for baselines). Raises
+    `UnknownEnvironmentError` or `UnknownMemberError` with what exists when a name is unknown, before anything
+    runs. The trace goes to `trace_path` (a new
     .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every step beside it, as
     `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
     from coopgraph.evals.episode_run import run_configured
