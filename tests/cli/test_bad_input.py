@@ -95,6 +95,44 @@ def test_eval_refuses_a_suite_that_is_not_utf8(tmp_path: Path, content: bytes, l
     assert not (tmp_path / "out").exists()
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_eval_refuses_an_unknown_llm_before_the_first_job_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output = _invoke("eval", "cwah-baselines", "--team", "MHP", "--limit", "1", "--max-steps", "2",
+                           "--out", str(out))
+    assert code == 0, output
+    stored = _files(out)
+    assert "results.sqlite" in stored
+    code, output = _invoke("eval", "cwah-baselines", "--llm", "nosuchllm", "--out", str(out))
+    _one_clear_line(code, output, "error: --llm: unknown LLM setting 'nosuchllm'", "local-coop-brief",
+                    "openai:MODEL")
+    assert _files(out) == stored  # no new row, trace or file
+
+
+TEAMS = "teams:\n  - label: pair\n    members: [mhp, {name: coela, llm: LLM}]\n"
+SUITE_WITH = {  # the suite's lines after `name: s`, and what the refusal says (SUITE: the file) on which line
+    "world": ("environment:\n  name: cwha\n" + TEAMS.replace("LLM", "local"),
+              "SUITE:3:3: environment.name: unknown world 'cwha'; worlds: ", "cwah, cwah-noisy"),
+    "suite llm": ("llm: lokal\n" + TEAMS.replace("LLM", "local"), "SUITE:2:1: llm: unknown LLM setting 'lokal'",
+                  "local-coop"),
+    "member llm": (TEAMS.replace("LLM", "gtp-4"), "SUITE:4:34: teams.0.members.1.llm: unknown LLM setting 'gtp-4'",
+                   "openai:MODEL"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SUITE_WITH))
+def test_eval_refuses_a_suite_naming_what_does_not_exist_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    body, *phrases = SUITE_WITH[case]
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(f"name: s\n{body}", encoding="utf-8")
+    code, output = _invoke("eval", str(suite), "--out", str(tmp_path / "out"))
+    _one_clear_line(code, output, *[p.replace("SUITE", str(suite)) for p in phrases])
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(("content", "phrase"), [
     (b"hello, this is not a trace\n", "line 1 is not an event"),
     (b"[1, 2, 3]\n", "line 1 is not an event"),
