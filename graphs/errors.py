@@ -18,6 +18,8 @@ HINTS = {
     "E203": "see the node's params in docs/nodes.md",
     "E204": "run `coopgraph nodes` to list the registered routers",
     "E205": "declare the value under the spec's top-level params:",
+    "E206": "refer to the param from a node's params as ${name}, or remove it; the agent's memory windows go under "
+            "agent:",
     "E207": "templates live in prompts/<family>/<name>.j2",
     "E208": "save a program with `coopgraph optimize` or fix the path (relative to the spec file)",
     "E209": "`extends:` names a shipped spec or a path relative to this file",
