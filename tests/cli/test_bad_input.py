@@ -155,3 +155,39 @@ def test_trace_view_still_skips_a_torn_last_line(tmp_path: Path) -> None:
     code, output = _invoke("trace", "view", str(trace), "--json")
     assert code == 0, output
     assert trace.with_suffix(".html").is_file()
+
+
+def _sqlite_file(path: Path) -> None:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("create table checkpoints (id text)")
+    db.close()
+
+
+NOT_TRACES = {  # file -> what the refusal says it is
+    "binary": (bytes(range(256)) * 4, "it is a binary file (byte 0x80 on line 2 is not UTF-8 text"),
+    "checkpoints": (None, "it is an SQLite database (a run keeps its checkpoints in NAME.checkpoints.sqlite"),
+    "empty": (b"", "it is empty, it holds no events"),
+    "json_lines": (b'{"a": 1}\n{"b": 2}\n', "line 1 is not an event ('{\"a\": 1}': JSON, but not an object with"),
+    "json_document": (b'{\n  "a": 1\n}\n', "line 1 is not an event ('{'): the file is one JSON object, not one "
+                      "event per line"),
+    "events_of_no_episode": (b'{"type": "manifest"}\n{"type": "env_step"}\n',
+                             "is not a coopgraph episode trace: its events (manifest, env_step) have no "
+                             "episode_start"),
+}
+
+
+@pytest.mark.parametrize("command", [["fork", "--at", "1"], ["replay", "--agent", "alice", "--decision", "1"]])
+@pytest.mark.parametrize("case", sorted(NOT_TRACES))
+def test_fork_and_replay_say_what_a_file_that_is_not_a_trace_is(tmp_path: Path, command: list[str],
+                                                                 case: str) -> None:
+    content, phrase = NOT_TRACES[case]
+    trace = tmp_path / "run.jsonl"
+    if content is None:
+        _sqlite_file(trace)
+    else:
+        trace.write_bytes(content)
+    code, output = _invoke(command[0], str(trace), *command[1:])
+    _one_clear_line(code, output, f"error: {trace} is not", phrase, "a trace", "JSON Lines file of events")
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]  # nothing written beside it
