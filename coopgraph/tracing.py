@@ -149,7 +149,7 @@ def _whole_json(text: str) -> str:
         document = json.loads(text)
     except ValueError:
         return ""
-    kind = {dict: "object", list: "array"}.get(type(document), "value")
+    kind = "object" if isinstance(document, dict) else "array" if isinstance(document, list) else "value"
     return f": the file is one JSON {kind}, not one event per line"
 
 

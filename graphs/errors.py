@@ -34,6 +34,10 @@ HINTS = {
             "supplies it",
     "E310": "run the spec in a world that has the capability (listed), or use a node that does not need it",
     "E311": "add prompts/<family>/<node>.<world>.j2 or a world-neutral prompts/<family>/<node>.j2",
+    "E312": "hand the template the value (a node before it that writes it into the facts, e.g. memory.retrieve) "
+            "or guard the template's use with `{% if NAME is defined %}`",
+    "E313": "drive the spec from code that hands it those keys (coopgraph demo --toy does for describe_choose), or "
+            "wire nodes that compute them (perception.perceive, memory.retrieve, planning.list_actions)",
     "E320": "set the node's answer_format to what the profile answers with, or use another model",
     "E321": "lower the node's reasoning_chars to the profile's maximum, or use another model",
     "E322": "remove the drafting node (e.g. extends: coela-news) or use a model that writes",

@@ -194,7 +194,8 @@ def _unused_params(params: dict[str, Any], used: set[str], marks: dict[tuple, tu
     return errors
 
 
-def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None) -> LoadedSpec:
+def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None,
+              member: bool = False) -> LoadedSpec:
     """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem.
 
     Old registry names are rewritten to the current ones, each with a W202 warning (in `LoadedSpec.warnings`
@@ -202,7 +203,9 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
 
     With `env`, also check it against that world's kit: the capabilities its nodes require and the prompt
     templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones). With
-    `llm`, also check it against what that LLM profile declares it can be asked (E320-E322)."""
+    `llm`, also check it against what that LLM profile declares it can be asked (E320-E322). Every LLM node's
+    template must read only what the node hands it (E312). With `member`, the spec is to play an episode as
+    a team member, whose runner hands it no `inputs:` (E313)."""
     path = ref if isinstance(ref, Path) else resolve_path(str(ref))
     data, marks = _read_raw(path, [path])
     errors: list[SpecError] = []
@@ -235,12 +238,20 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
     show(loaded.warnings)
     if check:
         from coopgraph.graphs.checks import check_spec
+        from coopgraph.graphs.template_checks import check_templates, not_a_member
 
+        if member and (refused := not_a_member(loaded)):
+            raise SpecInvalid([refused])
         errors.extend(check_spec(loaded))
         if env is not None and not errors:
+            from coopgraph.envs.registry import kit_info
             from coopgraph.graphs.world_checks import check_world
 
             errors.extend(check_world(loaded, env))
+            if not errors:
+                errors.extend(check_templates(loaded, kit_info(env).prompt_env))
+        elif not errors:
+            errors.extend(check_templates(loaded))
         if llm is not None and not errors:
             from coopgraph.graphs.profile_checks import check_profile
 
