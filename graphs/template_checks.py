@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING
 from jinja2 import meta, nodes
 
 from coopgraph.graphs.errors import SpecError
-from coopgraph.graphs.read_checks import _arrows, _written_before
+from coopgraph.graphs.read_checks import arrows, written_before
 from coopgraph.nodes.registry import NODES
 from coopgraph.nodes.state import RUNNER_KEYS
 from coopgraph.prompts.render import PROMPTS_DIR, environment, template_for_env
@@ -81,11 +81,11 @@ def _facts_before(loaded: LoadedSpec, caller_facts: bool, universe: set[str]) ->
         adds[node_id] = set(anything) if keys is None else set(keys)
     predecessors: dict[str, set[str]] = defaultdict(set)
     successors: dict[str, set[str]] = defaultdict(set)
-    for source, target in _arrows(spec):
+    for source, target in arrows(spec):
         predecessors[target].add(source)
         successors[source].add(target)
     start = frozenset(anything if caller_facts else set())
-    return _written_before(spec.entry, adds, predecessors, successors, start)
+    return written_before(spec.entry, adds, predecessors, successors, start)
 
 
 def check_templates(loaded: LoadedSpec, prompt_env: str | None = None) -> list[SpecError]:
