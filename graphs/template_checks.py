@@ -54,15 +54,12 @@ def template_reads(filename: str) -> tuple[frozenset[str], frozenset[str]]:
 
 
 def _files(prompt: str, prompt_env: str | None) -> list[str]:
-    """The template files the node may render: the world's (or its generic one), or without a world every file
-    of that name (each world renders one of them with the same variables)."""
-    if prompt_env is not None:
-        found = template_for_env(prompt, prompt_env)
-        return [found] if found else []
-    family, _, name = prompt.rpartition("/")
-    folder = PROMPTS_DIR / family
-    return sorted(str(p.relative_to(PROMPTS_DIR)) for p in folder.glob(f"{name}.*j2")
-                  if p.name.split(".")[0] == name)
+    """The template file the node renders in world `prompt_env` (its own, else the world-neutral one); without a
+    world, the world-neutral file, if any: a world's own file is checked when the spec is loaded for that world
+    (as every run does), so a spec meant for one world is not refused for another's wording."""
+    found = template_for_env(prompt, prompt_env) if prompt_env is not None else \
+        (f"{prompt}.j2" if (PROMPTS_DIR / f"{prompt}.j2").is_file() else None)
+    return [found] if found else []
 
 
 def _facts_before(loaded: LoadedSpec, caller_facts: bool, universe: set[str]) -> dict[str, set[str]]:
@@ -89,8 +86,8 @@ def _facts_before(loaded: LoadedSpec, caller_facts: bool, universe: set[str]) ->
 
 
 def check_templates(loaded: LoadedSpec, prompt_env: str | None = None) -> list[SpecError]:
-    """One E312 per (node, template file) whose template reads a variable the node never hands it; with
-    `prompt_env`, the file that world renders, else every file of the template's name."""
+    """One E312 per LLM node whose template reads a variable the node never hands it; with `prompt_env`, the
+    file that world renders, else the world-neutral file."""
     spec = loaded.spec
     llm_nodes = {node_id: node for node_id, node in spec.nodes.items() if NODES.get(node.use).uses_llm}
     if not llm_nodes:
@@ -108,7 +105,7 @@ def check_templates(loaded: LoadedSpec, prompt_env: str | None = None) -> list[S
         if _ANY in given:
             continue
         handed = set(info.template_adds) | set(info.template_vars) | given
-        for filename in files[node_id]:
+        for filename in files[node_id]:  # one file at most
             missing = sorted(template_reads(filename)[0] - handed)
             if missing:
                 file, mark = loaded.where(("nodes", node_id, "prompt" if node.prompt else "use"))
