@@ -135,13 +135,17 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     def advance(record: dict[str, Any]) -> None:
         if record["type"] == "episode_start":
+            progress.start()  # only now: a run refused before its first step leaves just its one error line
             progress.update(task, total=record.get("max_steps"))
         elif record["type"] == "env_step":
             progress.update(task, completed=record["step"])
 
-    with progress:
+    try:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
                               listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name)
+    finally:
+        if progress.live.is_started:  # stopping one never started still prints an empty line
+            progress.stop()
 
 
 def _print_result(payload: dict[str, Any]) -> None:

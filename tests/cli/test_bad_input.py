@@ -191,3 +191,10 @@ def test_fork_and_replay_say_what_a_file_that_is_not_a_trace_is(tmp_path: Path, 
     code, output = _invoke(command[0], str(trace), *command[1:])
     _one_clear_line(code, output, f"error: {trace} is not", phrase, "a trace", "JSON Lines file of events")
     assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]  # nothing written beside it
+
+
+def test_a_run_refused_before_its_first_step_prints_its_error_line_alone(tmp_path: Path) -> None:
+    code, output = _invoke("run", "--team", "describe_choose,mhp", "--llm", "openai:never-called", "--out",
+                           str(tmp_path))  # live output (no --json): no empty line left by a progress bar
+    assert code == 2 and output.startswith("error: ") and output.count("\n") == 1, repr(output)
+    assert "E313 spec 'describe_choose' is not a team member" in output
