@@ -85,6 +85,7 @@ def build_stack(
     decision_deadline_s: float | None = None,
     max_failures: int | None = None,
     turn: Callable[[], AbstractContextManager[None]] | None = None,
+    seed: int | None = None,
 ) -> LMStack:
     """The wrappers around one chat model, always in this order (outermost first):
 
@@ -92,7 +93,8 @@ def build_stack(
 
     Tracing and usage see each node call once, however many requests lazy grammar made for it; a refused call is
     traced and counted as an error; the call limit counts whole calls; the deadline only answers `stop_reason`
-    (after the call limit's own reason); the cache layer notes the entry each request read or wrote."""
+    (after the call limit's own reason); the cache layer notes the entry each request read or wrote; the transport
+    sends `seed` (the agent's model seed) with every request."""
     from coopgraph.llm.layers.call_limit import CallLimit
     from coopgraph.llm.layers.deadline import Deadline
     from coopgraph.llm.layers.lazy_grammar import LazyGrammar
@@ -102,7 +104,7 @@ def build_stack(
     from coopgraph.llm.layers.turns import TakeTurns
     from coopgraph.llm.layers.usage import UsageCounter
 
-    sender: ChatLM = ChatModelTransport(chat_model, backend)
+    sender: ChatLM = ChatModelTransport(chat_model, backend, seed)
     if turn is not None:
         sender = TakeTurns(sender, turn)
     inner: ChatLM = ResponseCacheKeys(sender, chat_model)
