@@ -52,6 +52,7 @@ def graph_validate(
     from coopgraph.graphs.errors import SpecInvalid
     from coopgraph.graphs.loader import load_spec
     from coopgraph.graphs.resolved import resolved_spec
+    from coopgraph.graphs.template_checks import caller_inputs
 
     if env is not None:
         try:
@@ -83,6 +84,8 @@ def graph_validate(
         results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
         if not as_json:
             world = (f", fits {env}" if env else "") + (f", fits {llm}" if llm else "")
+            if env and (needed := caller_inputs(loaded)):
+                world += f"; not a team member: its caller hands it {', '.join(needed)} (inputs:)"
             console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes{world})", highlight=False)
     if as_json:
         emit_json({"valid": not failed, "specs": results})

@@ -111,6 +111,13 @@ def eval_suite(
         for error in exc.errors:
             console.print(str(error), markup=False, highlight=False)
         raise typer.Exit(2) from None
+    if llm is not None:
+        from coopgraph.llm.settings import LLMSettingError, parse_setting
+
+        try:
+            parse_setting(llm)
+        except LLMSettingError as exc:  # refused before any job: the store is not even opened
+            fail(f"--llm: {exc}")
     labels = [t.label for t in loaded.teams]
     unknown_labels = [t for t in team if t not in labels]
     if unknown_labels:

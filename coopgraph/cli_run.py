@@ -135,13 +135,17 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     def advance(record: dict[str, Any]) -> None:
         if record["type"] == "episode_start":
+            progress.start()  # only now: a run refused before its first step leaves just its one error line
             progress.update(task, total=record.get("max_steps"))
         elif record["type"] == "env_step":
             progress.update(task, completed=record["step"])
 
-    with progress:
+    try:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
                               listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name)
+    finally:
+        if progress.live.is_started:  # stopping one never started still prints an empty line
+            progress.stop()
 
 
 def _print_result(payload: dict[str, Any]) -> None:
@@ -174,7 +178,9 @@ def check_out_folder(out: Path, flag: str = "--out") -> None:
 def run(
     env: str = typer.Option("cwah", "--env", help="environment name (coopgraph.envs.registered())"),
     env_opt: list[str] = typer.Option([], "--env-opt", help="environment option KEY=VALUE, repeatable"),
-    episode: str = typer.Option("test/0", help="SET/INDEX, e.g. test/0, train/12"),
+    episode: str | None = typer.Option(None, help="the world's episode: C-WAH's SET/INDEX (test/0, train/12), an "
+                                       "Overcooked layout (cramped_room)... (default: the world's own, e.g. test/0 "
+                                       "in C-WAH, cramped_room in Overcooked)", show_default=False),
     team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
     llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, a "
                             "distilled planner (local-coop-kitchen...), or local-coop: each member's distilled "
@@ -188,7 +194,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Run one episode with a team and print its metrics."""
-    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.envs.registry import UnknownEnvironmentError, default_episode
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
@@ -204,6 +210,8 @@ def run(
         out = trace.parent
     check_out_folder(out, "--trace" if trace is not None else "--out")
     try:
+        if episode is None:
+            episode = default_episode(env)
         members = parse_team(team)
         options = _parse_options(env_opt)
         if options:
