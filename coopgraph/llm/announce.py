@@ -18,15 +18,13 @@ class ModelServerWarning(UserWarning):
     """A model server times out, cannot be reached, rate-limits the run, or its circuit opens or closes."""
 
 
-def public_url(base_url: str | None) -> str:
+def public_url(base_url: str) -> str:
     """The server's address without user, password, query or fragment, so no key or token reaches the terminal."""
-    if not base_url:
-        return "the model server"
     parts = urlsplit(base_url)
     host = parts.hostname or ""
     if parts.port is not None:
         host = f"{host}:{parts.port}"
-    return urlunsplit((parts.scheme, host, parts.path, "", "")) or "the model server"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
 
 
 def warn(message: str) -> None:
@@ -35,11 +33,14 @@ def warn(message: str) -> None:
 
 
 class Announcer:
-    """The announcements about one server: some said once per run, some at most once per `every_s` seconds."""
+    """The announcements about one server: some said once per run, some at most once per `every_s` seconds.
+    A `quiet` one says nothing (the fakes of unit tests)."""
 
-    def __init__(self, server: str, *, every_s: float = 30.0, clock: Callable[[], float] = time.monotonic) -> None:
+    def __init__(self, server: str, *, every_s: float = 30.0, clock: Callable[[], float] = time.monotonic,
+                 quiet: bool = False) -> None:
         self.server = server
         self.every_s = every_s
+        self.quiet = quiet
         self.clock = clock
         self._said: set[str] = set()
         self._last: dict[str, float] = {}
@@ -47,7 +48,8 @@ class Announcer:
         self._lock = threading.Lock()
 
     def say(self, message: str) -> None:
-        warn(message)
+        if not self.quiet:
+            warn(message)
 
     def once(self, key: str, message: str) -> None:
         """Say `message` the first time `key` comes up, and never again for this server."""
@@ -55,7 +57,7 @@ class Announcer:
             if key in self._said:
                 return
             self._said.add(key)
-        warn(message)
+        self.say(message)
 
     def seldom(self, key: str, message: str) -> None:
         """Say `message` unless news of the same `key` was said less than `every_s` seconds ago."""
@@ -67,4 +69,4 @@ class Announcer:
                 return
             self._last[key] = now
             unsaid = self._unsaid.pop(key, 0)
-        warn(message + (f" ({unsaid} more like it since the last notice)" if unsaid else ""))
+        self.say(message + (f" ({unsaid} more like it since the last notice)" if unsaid else ""))

@@ -111,7 +111,7 @@ def build_stack(
     from coopgraph.llm.resilience import Resilience, ServerWatch
 
     resilience = resilience or Resilience()
-    watch = watch or ServerWatch(server_url(chat_model), resilience)
+    watch = watch or ServerWatch(server_name(chat_model), resilience)
     sender: ChatLM = ChatModelTransport(chat_model, backend)
     if turn is not None:
         sender = TakeTurns(sender, turn)
@@ -125,10 +125,10 @@ def build_stack(
     return LMStack(top=tracing, tracing=tracing, usage=usage, retry=retry, deadline=deadline, circuit=circuit)
 
 
-def server_url(chat_model: BaseChatModel) -> str | None:
-    """The base URL a chat model asks (ChatOpenAI's `openai_api_base`; None for fakes)."""
+def server_name(chat_model: BaseChatModel) -> str:
+    """The base URL a chat model asks (ChatOpenAI's `openai_api_base`), else its class name (a fake's)."""
     url = getattr(chat_model, "openai_api_base", None)
-    return url if isinstance(url, str) else None
+    return url if isinstance(url, str) and url else type(chat_model).__name__
 
 
 def weights_identity(settings: LLMSettings) -> str:
