@@ -170,8 +170,8 @@ def _model_trouble(usage: dict[str, Any]) -> str:
     failed, fallbacks = int(usage.get("llm_errors", 0)), int(usage.get("llm_fallbacks", 0))
     if not failed and not fallbacks:
         return ""
-    text = f"; {failed} failed calls, {fallbacks} decisions fell back for want of a model"
-    return f" [yellow]{text}[/yellow]" if fallbacks else text
+    text = f"{failed} failed calls, {fallbacks} decisions fell back for want of a model"
+    return f"; [yellow]{text}[/yellow]" if fallbacks else f"; {text}"
 
 
 def check_out_folder(out: Path, flag: str = "--out") -> None:

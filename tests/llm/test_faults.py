@@ -35,7 +35,7 @@ def test_what_a_retry_cannot_fix_is_not_a_transient_fault(error: BaseException) 
 
 
 def test_only_time_outs_and_missing_servers_mean_nobody_answered() -> None:
-    assert UNREACHABLE == {"timeout", "no_server"}
+    assert {"timeout", "no_server"} == UNREACHABLE
 
 
 def test_a_wrapped_time_out_is_found_through_its_causes() -> None:

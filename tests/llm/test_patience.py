@@ -3,9 +3,7 @@ and control characters in replies."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -23,6 +21,7 @@ from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import LLMSettings, parse_setting
 from coopgraph.nodes.context import AgentResources
 from coopgraph.testing import scripted_lm
+from tests.llm.fault_server import silent_server as silent
 
 ACTIONS = ["[goexplore] <kitchen> (11)", "[gograb] <apple> (302)", "[send_message]"]
 FACTS = {"goal": "put the apple in the fridge", "facts_text": "you see an apple"}
@@ -37,33 +36,8 @@ def _choose(lm: Any, tracer: Any) -> dict[str, Any]:
 @pytest.fixture
 def silent_server() -> Iterator[str]:
     """A server on 127.0.0.1 that accepts every connection and never says a word; stopped by the test."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    listener.settimeout(0.1)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            accepted.append(conn)  # kept open, never answered
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-        for conn in accepted:
-            conn.close()
-        listener.close()
+    with silent() as server:
+        yield server.base_url
 
 
 def _silent_lm(url: str, tracer: Any = None) -> Any:
