@@ -28,6 +28,14 @@ def fail(message: str, code: int = 2) -> NoReturn:
     raise typer.Exit(code)
 
 
+def whole_number(value: str | int, flag: str) -> int:
+    """`value` (as typed after `flag`) as a whole number of 0 or more, or one line saying what `flag` takes."""
+    text = str(value).strip()
+    if not text.isdigit():  # digits only: no sign, point, exponent or words
+        fail(f"{flag} {value}: {flag} takes a whole number of 0 or more (e.g. {flag} 3)")
+    return int(text)
+
+
 def emit_json(payload: object) -> None:
     """One machine-readable JSON object on stdout, nothing else."""
     sys.stdout.write(json.dumps(payload, default=str) + "\n")

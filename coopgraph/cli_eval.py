@@ -167,9 +167,10 @@ def eval_suite(
 def report(
     folder: Path = typer.Argument(..., help="the --out folder of `coopgraph eval`"),
     out: Path = typer.Option(None, "--out", help="where to write report.md, CSVs and plots (default DIR/report)"),
-    as_json: bool = typer.Option(False, "--json", help="per team: episodes stored and the mean of each metric"),
+    as_json: bool = typer.Option(False, "--json", help="every table's cells (mean, ci95, n) and per team the "
+                                 "mean of each metric"),
 ) -> None:
-    """Tables in the papers' layouts (markdown + CSV) and plots from a result store."""
+    """Tables in the papers' layouts (markdown + CSV) and plots from a result store: each mean with its 95% interval."""
     from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.report import write_report
     from coopgraph.evals.store import StoreDamaged

@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli import app, console, emit_json, fail, whole_number
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -191,7 +191,8 @@ def run(
                             "distilled planner (local-coop-kitchen...), or local-coop: each member's distilled "
                             "planner for its prompt in this world"),
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
-    seed: int = typer.Option(0, help="seed for the environment and agents"),
+    seed: str = typer.Option("0", help="the run's seed: it resets the environment and the agents, and each graph "
+                             "agent samples with a model seed derived from it (a whole number)"),
     out: Path = typer.Option(Path("runs"), help="folder for the trace"),
     trace: Path | None = typer.Option(None, "--trace", help="the trace file to write (default: a new file in --out "
                                       "named after the world, episode, team and time); checkpoints go beside it"),
@@ -203,6 +204,7 @@ def run(
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
+    run_seed = whole_number(seed, "--seed")
     if trace is not None:
         if trace.suffix != ".jsonl":
             fail(f"--trace {trace}: a trace is a .jsonl file (e.g. runs/pair.jsonl)")
@@ -226,7 +228,7 @@ def run(
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
         payload = _run_live(env, options, episode, members, llm, max_steps, out,
-                            live=not as_json, seed=seed, trace_name=trace.name if trace is not None else None)
+                            live=not as_json, seed=run_seed, trace_name=trace.name if trace is not None else None)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:
@@ -259,7 +261,7 @@ def demo(
         for name, what in team_descriptions(team.split(",")).items():
             console.print(f"  [cyan]{escape(name)}[/cyan]: {escape(what)}", highlight=False)
         console.print("Starting the model server…", highlight=False)
-    run(env="cwah", env_opt=[], episode=episode, team=team, llm=llm, max_steps=max_steps, seed=0, out=out,
+    run(env="cwah", env_opt=[], episode=episode, team=team, llm=llm, max_steps=max_steps, seed="0", out=out,
         trace=None, as_json=as_json)
     if not as_json:
         console.print("CoELA as published, on the general model (about 10 minutes for 40 steps): "

@@ -68,6 +68,24 @@ class RecordedRun:
         return int(self.start.get("seed") or 0)
 
     @property
+    def repeat(self) -> int:
+        """The run's repeat index within its suite (0 for a single run, or a trace from before it was recorded)."""
+        return int(self.manifest.get("repeat") or 0)
+
+    @property
+    def model_seeds(self) -> dict[str, int]:
+        """The model seed each graph agent sampled with, by agent. A trace from before model seeds were recorded
+        asked with its LLM setting's seed (0), which its manifest keeps per agent; agents with neither are left
+        out."""
+        recorded = self.manifest.get("model_seeds")
+        if isinstance(recorded, dict):
+            return {a: int(s) for a, s in recorded.items() if a in self.agents and isinstance(s, int)}
+        llm = self.manifest.get("llm") or {}
+        settings = {agent: llm.get(agent) for agent in self.agents}
+        return {agent: s["seed"] for agent, s in settings.items() if isinstance(s, dict) and isinstance(s.get("seed"),
+                                                                                                       int)}
+
+    @property
     def env_options(self) -> dict[str, Any]:
         return dict(self.start.get("options") or self.manifest.get("env_options") or {})
 

@@ -11,7 +11,7 @@ import json
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -91,7 +91,7 @@ class Suite(BaseModel):
     kind: Literal["comparison", "ablation"] = "comparison"
     environment: Environment = Field(default_factory=Environment)
     episodes: str | list[str] = "test"
-    seeds: list[int] = Field(default_factory=lambda: [0], min_length=1)
+    seeds: list[Annotated[int, Field(ge=0)]] = Field(default_factory=lambda: [0], min_length=1)
     repeats: int = Field(default=1, ge=1)
     max_steps: int | None = Field(default=None, ge=1)
     llm: str = "local"

@@ -48,6 +48,7 @@ class CoopLM(dspy.BaseLM):
         turn: Callable[[], AbstractContextManager[None]] | None = None,
         member_chat_models: Callable[[int], BaseChatModel] | None = None,
         watches: dict[int, ServerWatch] | None = None,
+        seed: int | None = None,
     ) -> None:
         super().__init__(model=model, model_type="chat", temperature=0.0, max_tokens=256, cache=False)
         self.chat_model = chat_model
@@ -57,6 +58,7 @@ class CoopLM(dspy.BaseLM):
         self.turn = turn
         self.member_chat_models = member_chat_models
         self.resilience = resilience or Resilience()
+        self.seed = seed  # the agent's model seed, sent with every request (None: the chat model's own, if any)
         # one watch per server (chat model), shared by every sibling of this LM: its circuit and announcements
         self.watches = {} if watches is None else watches
         if id(chat_model) not in self.watches:
@@ -64,7 +66,7 @@ class CoopLM(dspy.BaseLM):
         watch = self.watches[id(chat_model)]
         self.stack = build_stack(chat_model, backend=backend, model=model, tracer=tracer, lazy_grammar=lazy_grammar,
                                  decision_deadline_s=decision_deadline_s, resilience=self.resilience, watch=watch,
-                                 turn=turn)
+                                 turn=turn, seed=seed)
 
     # ------------------------------------------------------------------ the ChatLM interface
     def complete(self, request: ChatRequest) -> Completion:
@@ -112,6 +114,13 @@ class CoopLM(dspy.BaseLM):
         """A sibling LM sharing the chat model and its cache but writing to another trace (and counting afresh)."""
         return self._sibling(self.chat_model, tracer)
 
+    def with_seed(self, seed: int) -> CoopLM:
+        """A sibling LM that sends `seed` (an agent's model seed, `coopgraph.llm.seeds`) with every request, so the
+        replies it samples, and the response-cache entries they are stored under, are that replicate's own."""
+        sibling = self._sibling(self.chat_model, self.tracer, seed)
+        sibling.settings_public = {**self.settings_public, "seed": seed}
+        return sibling
+
     def for_member(self, index: int) -> CoopLM:
         """The LM member `index` of a team asks: the same model on that member's own server when the embedded model
         runs several (so each member's prompt prefix stays cached), else this LM."""
@@ -119,11 +128,12 @@ class CoopLM(dspy.BaseLM):
             return self
         return self._sibling(self.member_chat_models(index), self.tracer)
 
-    def _sibling(self, chat_model: BaseChatModel, tracer: Any) -> CoopLM:
+    def _sibling(self, chat_model: BaseChatModel, tracer: Any, seed: int | None = None) -> CoopLM:
         return CoopLM(chat_model, backend=self.backend, model=self.model, tracer=tracer,
                       settings=self.settings_public, lazy_grammar=self.lazy_grammar,
                       decision_deadline_s=self.decision_deadline_s, resilience=self.resilience, turn=self.turn,
-                      member_chat_models=self.member_chat_models, watches=self.watches)
+                      member_chat_models=self.member_chat_models, watches=self.watches,
+                      seed=self.seed if seed is None else seed)
 
     # ------------------------------------------------------------------ dspy
     def forward(self, prompt: str | None = None, messages: list[dict[str, str]] | None = None, **kwargs: Any) -> Any:

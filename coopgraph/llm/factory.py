@@ -90,6 +90,7 @@ def build_stack(
     resilience: Resilience | None = None,
     watch: ServerWatch | None = None,
     turn: Callable[[], AbstractContextManager[None]] | None = None,
+    seed: int | None = None,
 ) -> LMStack:
     """The wrappers around one chat model, always in this order (outermost first):
 
@@ -98,7 +99,8 @@ def build_stack(
     Tracing and usage see each node call once, however many requests retries and lazy grammar made for it; a
     refused call is traced and counted as an error; the retry layer asks the deadline and the circuit (through
     `stop_reason`) before each retry; the circuit sees every request on its own; the cache layer notes the entry
-    each request read or wrote. `watch` is the server's shared circuit and announcements (a new one when None)."""
+    each request read or wrote; the transport sends `seed` (the agent's model seed)
+    with every request. `watch` is the server's shared circuit and announcements (a new one when None)."""
     from coopgraph.llm.layers.circuit import Circuit
     from coopgraph.llm.layers.deadline import Deadline
     from coopgraph.llm.layers.lazy_grammar import LazyGrammar
@@ -112,7 +114,7 @@ def build_stack(
 
     resilience = resilience or Resilience()
     watch = watch or ServerWatch(server_name(chat_model), resilience)
-    sender: ChatLM = ChatModelTransport(chat_model, backend)
+    sender: ChatLM = ChatModelTransport(chat_model, backend, seed)
     if turn is not None:
         sender = TakeTurns(sender, turn)
     circuit = Circuit(ResponseCacheKeys(sender, chat_model), watch.breaker)

@@ -61,6 +61,21 @@ def test_run_refuses_a_step_budget_below_one(tmp_path: Path, value: str) -> None
     _one_clear_line(code, output, f"--max-steps must be 1 or more, got {value}", "leave it out")
 
 
+@pytest.mark.parametrize("value", ["1.5", "-1", "abc", "1e3", " ", "0x10"])
+def test_run_refuses_a_seed_that_is_not_a_whole_number(tmp_path: Path, value: str) -> None:
+    code, output = _invoke("run", "--team", "mhp,mhp", "--seed", value, "--out", str(tmp_path / "runs"))
+    _one_clear_line(code, output, "--seed takes a whole number of 0 or more (e.g. --seed 3)")
+    assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("bad", [-1, 1.5, "3", True])
+def test_run_configured_refuses_a_seed_that_is_not_a_whole_number(tmp_path: Path, bad: object) -> None:
+    from coopgraph.evals.episode_run import run_configured
+
+    with pytest.raises(ValueError, match="seed must be a whole number of 0 or more"):
+        run_configured("cwah", {}, "test/0", ["mhp", "mhp"], "local", 5, tmp_path, seed=bad)  # type: ignore[arg-type]
+
+
 def test_run_configured_refuses_a_step_budget_below_one(tmp_path: Path) -> None:
     from coopgraph.evals.episode_run import run_configured
 

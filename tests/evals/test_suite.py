@@ -83,6 +83,7 @@ def test_config_hash_changes_with_the_environment_options_and_the_step_budget(tm
     ("text", "line", "fragment"),
     [
         (SMALL.replace("seeds: [0, 1]", "seeds: [zero]"), 4, "seeds.0"),
+        (SMALL.replace("seeds: [0, 1]", "seeds: [0, -1]"), 4, "seeds.1: Input should be greater than or equal to 0"),
         (SMALL.replace("    members: [mhp]\n", "    members: []\n"), 8, "members"),
         (SMALL.replace("  - label: pair", "  - label: solo"), None, "unique"),
         (SMALL.replace("repeats: 2", "repeats: 2\ncolour: blue"), 6, "colour"),
