@@ -160,11 +160,22 @@ def _print_result(payload: dict[str, Any]) -> None:
         f"wall {payload['wall_time_s']:.0f} s", highlight=False)
     for agent, u in payload["llm_usage"].items():
         console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "
-                      f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM", highlight=False)
+                      f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM"
+                      f"{_model_trouble(u)}", highlight=False)
     console.print(f"trace: {payload['trace_path']}", highlight=False)
     replayable = payload.get("replay")
     if replayable:
         console.print(f"replay a decision: {escape(replayable)}", highlight=False)
+
+
+def _model_trouble(usage: dict[str, Any]) -> str:
+    """What an agent's summary line adds when its model failed it: failed calls and decisions played on fallbacks
+    for want of a model (nothing for a run the model answered throughout)."""
+    failed, fallbacks = int(usage.get("llm_errors", 0)), int(usage.get("llm_fallbacks", 0))
+    if not failed and not fallbacks:
+        return ""
+    text = f"{failed} failed calls, {fallbacks} decisions fell back for want of a model"
+    return f"; [yellow]{text}[/yellow]" if fallbacks else f"; {text}"
 
 
 def check_out_folder(out: Path, flag: str = "--out") -> None:

@@ -20,6 +20,8 @@ from coopgraph.tracing import Tracer
 
 
 def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
+    """Each graph member's LLM usage: calls answered, tokens, failed calls (`llm_errors`, after retries) and
+    questions that fell back for want of a model (`llm_fallbacks`)."""
     usage = {}
     for agent, member in zip(agents, team, strict=True):
         resources = getattr(member, "resources", None)
@@ -27,7 +29,8 @@ def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
             u = resources.lm.usage
             usage[agent] = {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens,
                             "completion_tokens": u.completion_tokens, "cache_hits": u.cache_hits,
-                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors}
+                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
+                            "llm_fallbacks": u.fallbacks}
     return usage
 
 
