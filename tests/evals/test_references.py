@@ -81,6 +81,10 @@ def test_the_papers_tdw_numbers_stand_beside_the_test_split_and_capo_ablations_r
     cwah = load_suite("capo-ablations-cwah")[0]
     assert cwah.environment.name == "cwah" and not any(t.references for t in cwah.teams)
     assert [t.label for t in cwah.teams] == [t.label for t in capo.teams]  # the same variants
+    from coopgraph.envs.tdw_mat.episode import load_episode
+
+    scenes = {load_episode(e).key.split("_")[0] for e in capo.episode_ids()}
+    assert scenes == {"2a", "5a"}  # CoELA's test split, shipped with the package
     comparison = load_suite("tdw-mat-comparison")[0]
     detector = {t.label: t for t in comparison.teams if t.env_options.get("perception") == "detector"}
     assert {"RHP (detector)", "RHP + RHP (detector)", "RHP + CoELA (detector)", "CoELA + CoELA (detector)",
