@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,9 @@ def test_how_a_profile_is_asked_is_part_of_its_teams_config(tmp_path: Path, monk
     after = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
     assert {t for t in before if before[t] != after[t]} == {
         t.label for t in suite.teams if any(m.llm == "local-coop" for m in t.members)}
+
+
+def test_every_shipped_suite_is_listed_in_the_evaluation_docs() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "evals.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z0-9.\-]+)` \|", page[page.index("### Shipped suites"):], re.MULTILINE))
+    assert {p.stem for p in SUITES_DIR.glob("*.yaml")} <= listed
