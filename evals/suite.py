@@ -302,7 +302,8 @@ def _slug(text: str) -> str:
 
 
 def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
-    """What about a member changes results: its name, its LLM and (for graph specs) the spec file's hash."""
+    """What about a member changes results: its name, its LLM and (for graph specs) the hashes of its spec file
+    and of every base spec it extends."""
     from coopgraph.evals.teams import UnknownMemberError, member_kind
 
     try:
@@ -312,14 +313,17 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
     if kind == "baseline":
         return {"name": name, "kind": kind}
     from coopgraph.graphs.errors import SpecInvalid
-    from coopgraph.graphs.loader import resolve_path
+    from coopgraph.graphs.loader import base_chain
     from coopgraph.manifest import file_hash
 
     try:
-        spec_hash = file_hash(resolve_path(name))
+        own, *bases = [file_hash(path) for path in base_chain(name)]
     except SpecInvalid:
-        spec_hash = "missing"
-    return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_profile_pins(llm)}
+        own, bases = "missing", []
+    fingerprint = {"name": name, "kind": kind, "llm": llm, "spec_sha256": own, **_profile_pins(llm)}
+    if bases:  # only for a spec that extends another, so the hashes of stand-alone specs stay as they were
+        fingerprint["bases_sha256"] = bases
+    return fingerprint
 
 
 def _profile_pins(llm: str | None) -> dict[str, Any]:
