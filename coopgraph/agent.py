@@ -61,6 +61,7 @@ class GraphAgent:
         self.checkpoint_file = saver_file(self.checkpointer)  # named in the trace, for replay and fork
         self.name = name or self.loaded.spec.name
         self.lm = lm
+        self.model_seed: int | None = None  # this agent's model seed in the run (set by the runner before reset)
         settings = self.loaded.spec.agent
         self.vector_memory = settings.vector_memory if vector_memory is None else vector_memory
         self.channels = channels_of(self.loaded)
@@ -133,7 +134,10 @@ class GraphAgent:
                                                      max_messages=settings.messages_kept))
         agents = list(env_info.get("agents", []))
         member = agents.index(agent_id) if agent_id in agents else 0
-        lm = self.lm.for_member(member).with_tracer(self.tracer)  # its own server slot, trace and usage counts
+        lm = self.lm.for_member(member)  # its own server slot
+        if self.model_seed is not None:
+            lm = lm.with_seed(self.model_seed)  # its own draws in this replicate
+        lm = lm.with_tracer(self.tracer)  # its own trace and usage counts
         self.resources = AgentResources(
             agent_id=agent_id, env=kit.prompt_env, lm=lm, memory=memory, affordances=kit.affordances, kit=kit,
             tracer=self.tracer, agents=agents, seed=seed,

@@ -35,12 +35,16 @@ class RunResult(BaseModel):
     wall_time_s: float = 0.0
     forked_from: dict[str, Any] | None = Field(
         default=None, description="for a fork: the original trace, its episode, the step and what changed")
+    model_seeds: dict[str, int] = Field(default_factory=dict, description="the model seed each graph agent sampled "
+                                        "with, by agent")
+    deterministic: bool = Field(default=True, description="no member sampled: every LLM member asked at temperature "
+                                "0, or the team has none")
 
 
 def run(
     *,
     env: str = "cwah",
-    episode: str = "test/0",
+    episode: str | None = None,
     team: Sequence[str] = ("mhp", "mhp"),
     llm: LLMSetting | Sequence[LLMSetting | None] = "local",
     max_steps: int | None = None,
@@ -51,12 +55,14 @@ def run(
     keep_checkpoints: bool = True,
 ) -> RunResult:
     """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
-    return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
-    member (`local-coop`: each member's distilled planner for its prompt in this world), or one per member (None
-    for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
-    with what exists when a name is unknown, before anything runs. The trace goes to `trace_path` (a new
-    .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every step beside it, as
-    `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
+    return its result; `episode` defaults to the world's own (`coopgraph.envs.default_episode`). `llm` is a
+    setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph member (`local-coop`: each
+    member's distilled planner for its prompt in this world), or one per member (None for baselines). Raises
+    `UnknownEnvironmentError` or `UnknownMemberError` with what exists when a name is unknown, before anything
+    runs. `seed` (a whole number) resets the world and the agents, and each graph member samples with a model
+    seed derived from it, as `coopgraph run --seed` does (ValueError for anything else). The trace goes to
+    `trace_path` (a new .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every
+    step beside it, as `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
     from coopgraph.evals.episode_run import run_configured
 
     if max_steps is not None and max_steps < 1:
@@ -82,16 +88,18 @@ def fork(
     say: str | tuple[str, str] | None = None,
     out: str | Path | None = None,
     trace_path: str | Path | None = None,
+    seed: int | None = None,
 ) -> RunResult:
     """Rebuild the run recorded in `trace` at step `at` (the world from its recorded actions, baselines by
     replaying their steps, graph members from their checkpoints), change what is asked, and play on to the end
     as a new run beside the original (or in `out`, or at `trace_path`). `llm` replaces graph members' LLM
     setting; `team` replaces members (one name per agent); `say` (`"alice:TEXT"` or `("alice", "TEXT")`)
-    delivers TEXT from alice to the others at that step. Raises `TraceError` (a ValueError) naming what exists
+    delivers TEXT from alice to the others at that step; graph members keep the run's model seeds unless `seed`
+    gives new ones (those `run(seed=...)` would use). Raises `TraceError` (a ValueError) naming what exists
     when the trace cannot be forked as asked; the result's `forked_from` says where it branched."""
     from coopgraph.forking import fork_run
 
-    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path)
+    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path, seed=seed)
     return _result(payload)
 
 
@@ -101,6 +109,7 @@ def _result(payload: dict[str, Any]) -> RunResult:
         steps=payload["steps"], max_steps=payload["max_steps"], metrics=payload["metrics"],
         llm_usage=payload["llm_usage"], invalid_answers=payload["invalid_answers"],
         trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"], forked_from=payload.get("forked_from"),
+        model_seeds=payload["model_seeds"], deterministic=payload["deterministic"],
     )
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli import app, console, emit_json, fail, whole_number
 
 
 @app.command("fork")
@@ -20,6 +20,9 @@ def fork_command(
                                     "mhp,coela); changed members join at the fork step"),
     say: str | None = typer.Option(None, "--say", help="AGENT:TEXT: the others receive TEXT from AGENT at the "
                                    "fork step, as any message"),
+    seed: str | None = typer.Option(None, "--seed", help="graph members sample with the model seeds of this seed "
+                                    "(as `coopgraph run --seed`) from the fork on; default: the run's own model seeds "
+                                    "(the world keeps the run's seed either way)"),
     out: Path | None = typer.Option(None, "--out", help="folder for the fork's trace (default: the original's)"),
     fork_trace: Path | None = typer.Option(None, "--trace", help="the fork's trace file (default: ORIGINAL-forkSTEP-"
                                            "TIME.jsonl in --out); checkpoints go beside it"),
@@ -34,6 +37,7 @@ def fork_command(
 
     if not trace.is_file():
         fail(f"{trace}: no such trace file")
+    model_seed = None if seed is None else whole_number(seed, "--seed")
     if out is not None:
         check_out_folder(out)
     if fork_trace is not None:
@@ -42,7 +46,7 @@ def fork_command(
         check_out_folder(fork_trace.parent, "--trace")
     try:
         payload = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out,
-                           trace_path=fork_trace, listeners=() if as_json else (_live_printer,))
+                           trace_path=fork_trace, listeners=() if as_json else (_live_printer,), seed=model_seed)
     except (SpecInvalid, UnsafeCheckpoint, KeyError, ValueError) as exc:  # TraceError is a ValueError
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:

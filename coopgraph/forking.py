@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from coopgraph.catch_up import Catch, ForkedMember, ForkedWorld, ForkError, ForkTracer, Say
+from coopgraph.llm.seeds import model_seeds
 from coopgraph.recorded import (
     NEEDS_CHECKPOINTS,
     RecordedRun,
@@ -28,6 +29,7 @@ from coopgraph.recorded import (
     checkpoint_file,
     read_run,
 )
+from coopgraph.replicates import deterministic, seed_team
 
 __all__ = ["ForkError", "Say", "fork_run", "parse_say", "plan_fork"]
 
@@ -78,7 +80,7 @@ def _check_step(run: RecordedRun, at: int) -> None:
 
 
 def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None = None,
-              team: Sequence[str] | None = None, say: Say | None = None) -> ForkPlan:
+              team: Sequence[str] | None = None, say: Say | None = None, seed: int | None = None) -> ForkPlan:
     """Check the asked fork against the run and decide how each member catches up; raises ForkError."""
     from coopgraph.evals.teams import member_kind
 
@@ -93,6 +95,9 @@ def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None 
     if llm is not None and "graph" not in kinds:
         raise ForkError(f"--llm changes graph members' model, and this team has none ({', '.join(names)}); "
                         "name a graph member with --team, or leave --llm out")
+    if seed is not None and "graph" not in kinds:
+        raise ForkError(f"--seed changes graph members' model seeds, and this team has none ({', '.join(names)}); "
+                        "name a graph member with --team, or leave --seed out")
     recorded = run.checkpoints()
     settings_given = [run.llm_setting(a) for a in run.agents]
     fallback = next((s for s in settings_given if s), "local")
@@ -119,7 +124,8 @@ def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None 
         plan.checkpoints.append(checkpoint)
         plan.settings.append(None if kind == "baseline" else llm or run.llm_setting(agent) or fallback)
     plan.changes = {"llm": None if llm is None else llm if isinstance(llm, str) else "given",
-                    "team": replaced or None, "say": None if say is None else {"agent": say.agent, "text": say.text}}
+                    "team": replaced or None, "say": None if say is None else {"agent": say.agent, "text": say.text},
+                    "seed": seed}
     return plan
 
 
@@ -163,12 +169,21 @@ def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[di
     return hear
 
 
+def fork_seeds(run: RecordedRun, seed: int | None) -> dict[str, int]:
+    """The model seeds the fork's agents sample with: the run's own (a member new to the run gets the one its
+    replicate derives), or, with `seed`, those of the replicate (`seed`, repeat 0), as `coopgraph run --seed`."""
+    if seed is not None:
+        return model_seeds(seed, 0, run.agents)
+    return {**model_seeds(run.seed, run.repeat, run.agents), **run.model_seeds}
+
+
 def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None = None,
              team: Sequence[str] | None = None, say: str | tuple[str, str] | None = None,
              out: str | Path | None = None, trace_path: str | Path | None = None,
-             listeners: Sequence[Callable[[dict[str, Any]], None]] = ()) -> dict[str, Any]:
+             listeners: Sequence[Callable[[dict[str, Any]], None]] = (), seed: int | None = None) -> dict[str, Any]:
     """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`.
-    `listeners` see the fork's own events as they are written (not those copied from the original)."""
+    `listeners` see the fork's own events as they are written (not those copied from the original). Graph members
+    keep the run's model seeds unless `seed` is given (`fork_seeds`); the world keeps the run's seed either way."""
     from coopgraph.checkpoints import sqlite_saver
     from coopgraph.evals.episode_run import _usage
     from coopgraph.evals.runner import run_episode
@@ -178,7 +193,9 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
 
     run = read_run(trace)
     said = None if say is None else parse_say(say)
-    plan = plan_fork(run, at, llm=llm, team=team, say=said)
+    if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
+        raise ForkError(f"seed must be a whole number of 0 or more, got {seed!r}")
+    plan = plan_fork(run, at, llm=llm, team=team, say=said, seed=seed)
     path = _trace_path(run, at, None if out is None else Path(out)) if trace_path is None else Path(trace_path)
     if trace_path is not None and path.exists():
         raise ForkError(f"{path}: a trace of that name exists; give a new name (a fork never overwrites a trace)")
@@ -200,6 +217,8 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
         saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
         path.with_suffix(".checkpoints.sqlite").unlink(missing_ok=True)
         raise
+    seeds = seed_team(run.agents, members, fork_seeds(run, seed))
+    samples_none = deterministic(members)
     world = ForkedWorld(run.make_world(), run, at, said)
     recorded = run.checkpoints()
     forked = [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
@@ -208,10 +227,10 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     tracer.listeners.extend(_own_events_only(listener) for listener in listeners)
     graph_members = {a: m for a, m in zip(run.agents, members, strict=True) if hasattr(m, "graph")}
     tracer.event("manifest", **manifest(
-        specs={a: m.loaded.path for a, m in graph_members.items()}, llm={a: m.lm.settings_public for a, m in
-                                                                          graph_members.items()},
+        specs={a: m.loaded.path for a, m in graph_members.items()},
+        llm={a: {**m.lm.settings_public, "seed": seeds[a]} for a, m in graph_members.items()},
         seed=run.seed, env=run.start["env"], env_options=run.env_options, episode=run.start["episode"],
-        team=plan.names, forked_from=forked_from))
+        team=plan.names, forked_from=forked_from, repeat=run.repeat, model_seeds=seeds, deterministic=samples_none))
     failed = False
     try:
         result = run_episode(cast(Any, world), cast(Any, forked), max_steps=run.start.get("max_steps"),
@@ -234,4 +253,4 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
             path.unlink(missing_ok=True)
             path.with_suffix(".checkpoints.sqlite").unlink(missing_ok=True)
     return {**result.model_dump(mode="json", exclude={"messages"}), "llm_usage": usage, "invalid_answers": invalid,
-            "forked_from": forked_from}
+            "forked_from": forked_from, "model_seeds": seeds, "deterministic": samples_none}

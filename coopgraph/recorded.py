@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import read_events
+from coopgraph.tracing import TRACE_FORMAT, NotATrace, load_trace
 
 NEEDS_CHECKPOINTS = "it needs a run made with `coopgraph run`, which keeps checkpoints beside the trace"
 
@@ -68,6 +68,24 @@ class RecordedRun:
         return int(self.start.get("seed") or 0)
 
     @property
+    def repeat(self) -> int:
+        """The run's repeat index within its suite (0 for a single run, or a trace from before it was recorded)."""
+        return int(self.manifest.get("repeat") or 0)
+
+    @property
+    def model_seeds(self) -> dict[str, int]:
+        """The model seed each graph agent sampled with, by agent. A trace from before model seeds were recorded
+        asked with its LLM setting's seed (0), which its manifest keeps per agent; agents with neither are left
+        out."""
+        recorded = self.manifest.get("model_seeds")
+        if isinstance(recorded, dict):
+            return {a: int(s) for a, s in recorded.items() if a in self.agents and isinstance(s, int)}
+        llm = self.manifest.get("llm") or {}
+        settings = {agent: llm.get(agent) for agent in self.agents}
+        return {agent: s["seed"] for agent, s in settings.items() if isinstance(s, dict) and isinstance(s.get("seed"),
+                                                                                                       int)}
+
+    @property
     def env_options(self) -> dict[str, Any]:
         return dict(self.start.get("options") or self.manifest.get("env_options") or {})
 
@@ -108,10 +126,15 @@ def read_run(trace: str | Path) -> RecordedRun:
     path = Path(trace)
     if not path.is_file():
         raise TraceError(f"{path}: no such trace file")
-    events = read_events(path)
+    try:
+        events = load_trace(path)
+    except NotATrace as exc:
+        raise TraceError(str(exc)) from None
     start = next((e for e in events if e.get("type") == "episode_start"), None)
     if start is None:
-        raise TraceError(f"{path} has no episode_start record: not a coopgraph episode trace")
+        kinds = ", ".join(dict.fromkeys(str(e["type"]) for e in events))
+        raise TraceError(f"{path} is not a coopgraph episode trace: its events ({kinds}) have no episode_start "
+                         f"(a trace of an episode is {TRACE_FORMAT}, starting with its manifest and episode_start)")
     manifest = next((e for e in events if e.get("type") == "manifest"), {})
     return RecordedRun(path, events, manifest, start)
 

@@ -103,7 +103,8 @@ def _originals(events: list[dict[str, Any]], target: StepCheckpoint,
 def replay(trace: str | Path, agent: str, *, decision: int | None = None, step: int | None = None,
            llm: str | None = None, spec: str | None = None, lm: Any = None) -> Replayed:
     """Restore `agent` before its `decision`-th choice (or its step `step`) and let it decide again, with the
-    run's LLM setting, another one (`llm`), or a ready LM object (`lm`, e.g. a scripted model in tests)."""
+    run's LLM setting, another one (`llm`), or a ready LM object (`lm`, e.g. a scripted model in tests), and the
+    model seed the run recorded for it."""
     from coopgraph.agent import GraphAgent
     from coopgraph.checkpoints import read_checkpoint
     from coopgraph.llm.factory import make_lm
@@ -124,6 +125,7 @@ def replay(trace: str | Path, agent: str, *, decision: int | None = None, step: 
     now = read_checkpoint(checkpoint_file(target), target.thread_id, target.checkpoint_id)
     tracer = Tracer(None)
     member = GraphAgent(spec_ref, lm=lm if lm is not None else make_lm(setting))
+    member.model_seed = run.model_seeds.get(agent)  # the decision is asked again with the seed it had
     member.set_tracer(tracer.bind(agent=agent))
     member.reset(agent, info, run.seed + index)
     if before is not None:

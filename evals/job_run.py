@@ -3,7 +3,9 @@
 It takes and returns plain dicts so every backend can ship it, never raises (a failed episode becomes an
 `error` row that the next rerun retries), and derives from the trace what the store keeps beyond the
 episode metrics: the progress curve, the number of decisions, the oracle bound, and CaPo's discussion
-statistics (tables 8-9, `capo_stats.py`), which go into the row's `metrics`.
+statistics (tables 8-9, `capo_stats.py`), which go into the row's `metrics`. The job's seed and repeat make it one
+replicate: its graph members sample with that replicate's model seeds, which the row records with whether any
+member sampled (`deterministic`).
 """
 
 from __future__ import annotations
@@ -91,7 +93,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
 
         trace.unlink(missing_ok=True)  # a run killed earlier may have left a partial trace here
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,
-                                trace.parent, seed=job.seed, trace_name=trace.name)
+                                trace.parent, seed=job.seed, repeat=job.repeat, trace_name=trace.name)
         events = read_events(trace)
         metrics = {k: float(v) for k, v in result["metrics"].items()}
         metrics.update(capo_statistics(events))
@@ -107,6 +109,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
             "decisions": decisions_from_events(events), "progress": progress_from_events(events),
             "wall_time_s": result.get("wall_time_s"), "trace_path": str(trace),
             "versions": next((e.get("versions") for e in events if e.get("type") == "manifest"), None),
+            "model_seeds": result.get("model_seeds"), "deterministic": result.get("deterministic"),
         })
         try:
             tr_bound = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))

@@ -16,14 +16,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.comparisons import paired_delta
 from coopgraph.evals.metrics import TeamSummary, summarize
+from coopgraph.evals.references import refusal
 from coopgraph.evals.store import existing_store
 from coopgraph.evals.suite import Reference, Suite, SuiteInvalid, parse_suite
 from coopgraph.evals.tables import Column, Table
 
 LEGEND = (
-    "Ours: mean over the stored episode runs; `± x` is the std over seeds × repeats, `[a–b]` the range over "
-    "episodes when there is one replicate. Columns headed *paper* are numbers the papers report (their "
+    "Ours: mean over the stored episode runs, then its 95% bootstrap interval over episodes × replicates and n, the "
+    "runs it is over (docs/evals.md, Reading a cell); `(n=1)` alone: one run, nothing to resample; `deterministic`: "
+    "every run said its replicates are copies, so they count once per episode and seed. Δ and EI intervals are "
+    "paired over the runs both teams share. Columns headed *paper* are numbers the papers report (their "
     "simulator, LLMs and episodes), shown for orientation only — they are not our results."
 )
 
@@ -38,11 +42,34 @@ class SuiteResults:
     errors: dict[str, int]
     stale: int = 0
     summaries: dict[str, TeamSummary] = field(default_factory=dict)
+    admitted: dict[str, list[Reference]] = field(default_factory=dict)  # team label ("" for the suite) → refs
+    refused: list[str] = field(default_factory=list)  # why a paper number was left out, one line each
 
     def references(self, team: str) -> list[Reference]:
+        """The paper numbers that may stand beside this team's runs (same world and split)."""
+        return self.admitted.get(team, [])
+
+    def suite_references(self) -> list[Reference]:
+        """The suite-level paper numbers (agents it does not run) that fit its runs."""
+        return self.admitted.get("", [])
+
+    def admit_references(self) -> None:
+        """Sort the suite's references into those its stored runs allow and those they refuse (another world or
+        split: a store written by an older or edited suite), so no table prints a number from other data."""
         if self.suite is None:
-            return []
-        return next((t.references for t in self.suite.teams if t.label == team), [])
+            return
+        every_row = [r for rows in self.teams.values() for r in rows]
+        owners = [("", self.suite.references, every_row)]
+        owners += [(t.label, t.references, self.teams.get(t.label, [])) for t in self.suite.teams]
+        for label, refs, rows in owners:
+            kept = []
+            for ref in refs:
+                reason = refusal(ref, rows)
+                if reason is None:
+                    kept.append(ref)
+                else:
+                    self.refused.append(f"{label or 'suite'}: {reason}")
+            self.admitted[label] = kept
 
     def description(self, team: str) -> str:
         if self.suite is None:
@@ -69,7 +96,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
         suite = None
         if name in texts:
             try:
-                suite = parse_suite(texts[name], f"{name} (stored copy)")
+                suite = parse_suite(texts[name], f"{name} (stored copy)", check_references=False)
             except SuiteInvalid:
                 suite = None
         suite_rows = [r for r in rows if r["suite"] == name]
@@ -88,6 +115,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
             if current or failed:
                 teams[label], errors[label] = current, len(failed)
         result = SuiteResults(name, suite, teams, errors, stale)
+        result.admit_references()
         reference = suite.reference_team() if suite else None
         for label, team_rows in teams.items():
             ref_rows = teams.get(reference) if reference and label != reference else None
@@ -135,13 +163,13 @@ def efficiency_table(results: SuiteResults) -> Table:
     reference = results.suite.reference_team() if results.suite else None
     columns = [Column("team", "Team", "text"), Column("episodes", "Episodes", "num", 0),
                Column("success", "Success", "stat_pct"), Column("steps", "Average steps L", "stat"),
-               Column("ei", f"EI vs {reference or '–'}", "signed_pct"),
+               Column("ei", f"EI vs {reference or '–'}", "stat_signed_pct"),
                Column("steps_over_bound", "Steps / oracle bound", "stat", 2)]
     paper, cells = _paper_column(results, ("steps",), "")
     rows = []
     for team, s in results.summaries.items():
         rows.append({"team": team, "episodes": s.episodes, "success": s.stats["success"], "steps": s.stats["steps"],
-                     "ei": s.ei, "steps_over_bound": s.stats["steps_over_bound"], "paper": cells.get(team)})
+                     "ei": s.ei_stat, "steps_over_bound": s.stats["steps_over_bound"], "paper": cells.get(team)})
     title = f"{results.name}: average steps (Efficiency Improvement) — CoELA table 2 layout"
     return Table("efficiency", title, columns + ([paper] if paper else []), rows,
                  LEGEND + " EI = (M_ref − M) / max(M_ref, M) per episode, averaged (CoELA §5.1).")
@@ -164,22 +192,22 @@ def reveca_table(results: SuiteResults) -> Table:
 
 def ablation_table(results: SuiteResults) -> Table:
     reference = results.suite.reference_team() if results.suite else None
-    ref_steps = results.summaries[reference].mean_of("steps") if reference in results.summaries else None
+    ref_rows = results.teams.get(reference) if reference else None
     columns = [Column("team", "Variant", "text"), Column("description", "What changes", "text"),
                Column("success", "Success", "stat_pct"), Column("steps", "Average steps", "stat"),
-               Column("delta", f"Δ steps vs {reference or '–'}", "num"), Column("cs", "CS", "stat"),
+               Column("delta", f"Δ steps vs {reference or '–'}", "stat"), Column("cs", "CS", "stat"),
                Column("prompt_tokens", "Prompt tokens", "stat", 0)]
     paper, cells = _paper_column(results, ("steps", "ss", "tr", "success"), "")
     rows = []
     for team, s in results.summaries.items():
-        steps = s.mean_of("steps")
-        delta = None if steps is None or ref_steps is None else steps - ref_steps
+        delta = paired_delta(results.teams[team], ref_rows, "steps") if ref_rows else None
         rows.append({"team": team, "description": results.description(team), "success": s.stats["success"],
                      "steps": s.stats["steps"], "delta": delta,
                      "cs": s.stats["communication_steps"], "prompt_tokens": s.stats["prompt_tokens"],
                      "paper": cells.get(team)})
     title = f"{results.name}: ablations — CaPo table 3 layout"
-    legend = LEGEND + " CaPo's table 3 reports TDW-MAT transport rates (TR); our variants run on C-WAH."
+    legend = LEGEND + (" A paper column appears only for numbers from this suite's world and split (CaPo's tables 3 "
+                       "and 8 are TDW-MAT transport rates: the `capo-ablations` suite).")
     return Table("ablation", title, columns + ([paper] if paper else []), rows, legend)
 
 
@@ -241,7 +269,8 @@ def cost_table(results: SuiteResults) -> Table:
                      "per_decision": s.stats["prompt_tokens_per_decision"],
                      "invalid_answers": s.stats["invalid_answers"], "wall": s.stats["wall_time_s"], "errors": s.errors})
     return Table("cost", f"{results.name}: cost per episode", columns, rows,
-                 "Per episode, all agents together. A decision is one high-level plan chosen (a `plan` event).")
+                 "Per episode, all agents together: means with their 95% bootstrap intervals over the runs and n "
+                 "(docs/evals.md). A decision is one high-level plan chosen (a `plan` event).")
 
 
 def suite_tables(results: SuiteResults) -> list[Table]:
@@ -301,14 +330,19 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
     files: list[str] = []
     sections = ["# Evaluation report", "", f"Result store: `{folder}`", ""]
     all_rows = []
+    tables: list[dict[str, Any]] = []
     for result in results:
         sections += [f"## {result.name}", ""]
         if result.suite is not None and result.suite.description:
             sections += [result.suite.description.strip(), ""]
         if result.stale:
             sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
+        if result.refused:
+            sections += ["Paper numbers left out (they come from other data than these runs): "
+                         + "; ".join(result.refused) + ".", ""]
         for table in suite_tables(result):
             sections.append(table.markdown())
+            tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
             path.write_text(table.csv(), encoding="utf-8")
             files.append(str(path))
@@ -330,4 +364,6 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
     report.write_text("\n".join(sections), encoding="utf-8")
     files.insert(0, str(report))
     teams = [s.as_dict() for r in results for s in r.summaries.values()]
-    return {"store": str(folder), "report": str(report), "files": files, "teams": teams}
+    refused = {r.name: r.refused for r in results if r.refused}
+    return {"store": str(folder), "report": str(report), "files": files, "teams": teams, "tables": tables,
+            "refused_references": refused}

@@ -22,8 +22,10 @@ ASSIST = {"no_counter_door": "Gated Delivery", "soup_passing_door": "Locked"}
 #: The paper's names of the five classic layouts (tables 1-2).
 CLASSIC = {"cramped_room": "Cramped", "asymmetric_advantages": "Asymm", "coordination_ring": "Ring",
            "forced_coordination": "Forced", "counter_circuit_o_1order": "Counter"}
-LEGEND = ("Ours: mean score over the stored runs (20 points per soup served in 400 ticks); `± x` is the std over "
-          "seeds × repeats, `[a–b]` the range when there is one replicate. Columns headed *paper* are the numbers "
+LEGEND = ("Ours: mean score over the stored runs (20 points per soup served in 400 ticks), its 95% bootstrap "
+          "interval over the runs (seeds × repeats) and n (docs/evals.md, Reading a cell); `deterministic`: the "
+          "runs said their replicates are copies, so they count once per seed (one seed: no interval). Columns "
+          "headed *paper* are the numbers "
           "LLM-Co reports (GPT-4; PPO/PBT self-play: mean of 100 runs ± std over 5 seeds), for orientation only. "
           "Our partner is the scripted greedy cook, not the paper's RL or BC agents.")
 
@@ -39,9 +41,9 @@ def _references(results: SuiteResults) -> list[tuple[str, Reference]]:
     """(column title, reference) for every score the suite or its teams carry, in the order written."""
     if results.suite is None:
         return []
-    refs = list(results.suite.references)
+    refs = list(results.suite_references())
     for team in results.suite.teams:  # a team not run yet still shows what the paper reports for it
-        refs += [r.model_copy(update={"label": r.label or team.label}) for r in team.references]
+        refs += [r.model_copy(update={"label": r.label or team.label}) for r in results.references(team.label)]
     return [(f"paper: {r.label} ({r.source})", r) for r in refs if r.score is not None and r.episode]
 
 

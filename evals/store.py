@@ -3,6 +3,10 @@
 Rows are keyed by suite + team + episode + seed + repeat + config hash, so a rerun skips what is done and
 redoes the rest. Each row is written in its own transaction in WAL mode by a single writer (the parent
 process), so a Ctrl-C or `kill -9` at any moment leaves every earlier row intact and no half rows.
+
+Each row also says which model seed each LLM agent sampled with (`model_seeds`) and whether the run was
+`deterministic` (no member sampled); a store written before these existed gains the columns when opened, and its
+old rows read None for both: unknown.
 """
 
 from __future__ import annotations
@@ -16,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 STORE_NAME = "results.sqlite"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: model_seeds and deterministic
 
 # Flat numeric columns (the same names as the episode metrics), so plain SQL can query them.
 METRIC_COLUMNS = (
@@ -25,11 +29,15 @@ METRIC_COLUMNS = (
     "invalid_actions", "oracle_bound", "llm_calls", "prompt_tokens", "completion_tokens", "decisions",
     "invalid_answers", "wall_time_s",
 )
-JSON_COLUMNS = ("members", "llms", "env_options", "metrics", "per_agent", "llm_usage", "versions", "progress")
+JSON_COLUMNS = ("members", "llms", "env_options", "metrics", "per_agent", "llm_usage", "versions", "progress",
+                "model_seeds")
 TEXT_COLUMNS = ("run_id", "suite", "team", "env", "episode", "config_hash", "status", "trace_path", "error",
                 "host")
 INT_COLUMNS = ("seed", "repeat", "pid")
 TIME_COLUMNS = ("started_at", "finished_at")
+FLAG_COLUMNS = ("deterministic",)  # true, false, or NULL: unknown (a row from before the column existed)
+#: Columns added after the first schema, with their SQL type: an older store gains them when opened.
+ADDED_COLUMNS = {"model_seeds": "TEXT", "deterministic": "INTEGER"}
 KEY_COLUMNS = ("suite", "team", "episode", "seed", "repeat", "config_hash")
 
 _SCHEMA = f"""
@@ -40,6 +48,7 @@ CREATE TABLE IF NOT EXISTS runs (
     {", ".join(f"{c} REAL" for c in METRIC_COLUMNS)},
     {", ".join(f"{c} TEXT" for c in JSON_COLUMNS)},
     {", ".join(f"{c} REAL" for c in TIME_COLUMNS)},
+    {", ".join(f"{c} INTEGER" for c in FLAG_COLUMNS)},
     UNIQUE ({", ".join(KEY_COLUMNS)})
 );
 CREATE TABLE IF NOT EXISTS suites (
@@ -49,7 +58,7 @@ CREATE TABLE IF NOT EXISTS suites (
     updated_at REAL
 );
 """
-ALL_COLUMNS = (*TEXT_COLUMNS, *INT_COLUMNS, *METRIC_COLUMNS, *JSON_COLUMNS, *TIME_COLUMNS)
+ALL_COLUMNS = (*TEXT_COLUMNS, *INT_COLUMNS, *METRIC_COLUMNS, *JSON_COLUMNS, *TIME_COLUMNS, *FLAG_COLUMNS)
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -133,12 +142,20 @@ class ResultStore:
                 for statement in _SCHEMA.split(";"):
                     if statement.strip():
                         self.conn.execute(statement)
+                self._add_missing_columns()
                 self.conn.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
         except sqlite3.DatabaseError as exc:
             self.conn.close()
             if _busy(exc):
                 raise
             raise StoreDamaged(self.path, f"SQLite cannot use it ({exc})") from None
+
+    def _add_missing_columns(self) -> None:
+        """Give a store from an older schema the columns added since (its rows read NULL there: unknown)."""
+        have = {r[1] for r in self.conn.execute("PRAGMA table_info(runs)")}
+        for column, kind in ADDED_COLUMNS.items():
+            if column not in have:
+                self.conn.execute(f"ALTER TABLE runs ADD COLUMN {column} {kind}")
 
     @contextmanager
     def _transaction(self) -> Iterator[sqlite3.Connection]:
@@ -207,6 +224,8 @@ class ResultStore:
 def _encode(column: str, value: Any) -> Any:
     if column in JSON_COLUMNS:
         return None if value is None else json.dumps(value, default=str)
+    if column in FLAG_COLUMNS:
+        return None if value is None else int(bool(value))
     if isinstance(value, bool):
         return float(value)
     return value
@@ -216,6 +235,8 @@ def _decode(row: dict[str, Any]) -> dict[str, Any]:
     for column in JSON_COLUMNS:
         if row.get(column) is not None:
             row[column] = json.loads(row[column])
+    for column in FLAG_COLUMNS:
+        row[column] = None if row.get(column) is None else bool(row[column])
     return row
 
 

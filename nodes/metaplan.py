@@ -173,6 +173,7 @@ class DesignParams(TextParams):
     writes=("meta_plan", "utterance", "consensus", "discussion_round", "invalid", "capo"),
     params=DesignParams,
     prompt="metaplan/design",
+    template_vars=("team", "mode", "meta_plan", "feedback", "progress_updates", "words_per_line"),
     program=MetaPlanProgram,
 )
 def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, Any]:
@@ -216,6 +217,7 @@ class EvaluateParams(ChoiceParams):
     writes=("feedback", "consensus", "utterance", "invalid", "capo"),
     params=EvaluateParams,
     prompt="metaplan/evaluate",
+    template_vars=("designer", "meta_plan", "round", "rounds", "my_progress"),
     program=VerdictProgram,
 )
 def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[str, Any]:
@@ -261,6 +263,7 @@ class CheckParams(ChoiceParams):
     writes=("discussion_turn", "invalid", "capo"),
     params=CheckParams,
     prompt="metaplan/check",
+    template_vars=("team", "meta_plan", "progress_updates"),
     program=FitProgram,
 )
 def check(state: dict[str, Any], ctx: NodeContext[CheckParams]) -> dict[str, Any]:
@@ -319,7 +322,8 @@ def _without_discussion(facts: dict[str, Any], memory: AgentMemory) -> dict[str,
     return facts
 
 
-@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=("facts",))
+@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=("facts",),
+      adds_facts=("dialogue", "previous_actions", "meta_plan", "my_part", "plan_status"))
 def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees.
 

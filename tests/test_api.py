@@ -63,3 +63,24 @@ def test_run_then_fork_by_named_traces_in_python(tmp_path: Path) -> None:
         coopgraph.run(team=["mhp", "mhp"], trace_path=tmp_path / "pair.jsonl")
     with pytest.raises(ValueError, match="never overwrites"):
         coopgraph.fork(tmp_path / "pair.jsonl", at=20, trace_path=tmp_path / "again.jsonl")
+
+
+def test_run_seed_gives_graph_members_their_model_seeds(tmp_path: Path) -> None:
+    from coopgraph.llm.client import CoopLM
+    from coopgraph.llm.seeds import model_seed
+    from coopgraph.testing import ScriptedChatModel
+
+    chat = ScriptedChatModel(script=lambda messages, kwargs: "A")
+    result = coopgraph.run(env="toyhouse", episode="toyhouse/1", team=["toyhouse-expert", "coela"], seed=3,
+                           llm=[None, lambda: CoopLM(chat, backend="fake", model="scripted")], max_steps=6,
+                           out=tmp_path)
+    assert result.model_seeds == {"agent_1": model_seed(3, 0, "agent_1")}
+    assert {kwargs["seed"] for _, kwargs in chat.calls} == {model_seed(3, 0, "agent_1")}
+    assert result.deterministic is False  # coela samples at its paper's temperature 0.7
+    brief = coopgraph.run(env="toyhouse", episode="toyhouse/1", team=["toyhouse-expert", "coela-brief"], seed=3,
+                          llm=[None, lambda: scripted_lm(lambda messages, kwargs: "A")], max_steps=2, out=tmp_path)
+    assert brief.deterministic is True  # its `llm: {}` asks at the setting's temperature 0
+    pair = coopgraph.run(team=["mhp", "mhp"], seed=3, max_steps=2, out=tmp_path)
+    assert (pair.model_seeds, pair.deterministic) == ({}, True)
+    with pytest.raises(ValueError, match="seed must be a whole number of 0 or more, got '3'"):
+        coopgraph.run(team=["mhp", "mhp"], seed="3", max_steps=2, out=tmp_path)  # type: ignore[arg-type]

@@ -12,8 +12,11 @@ import coopgraph
 from coopgraph.evals.episode_run import run_configured
 from coopgraph.evals.trace_diff import compare, load_run
 from coopgraph.forking import ForkError, fork_run, parse_say
+from coopgraph.llm.client import CoopLM
+from coopgraph.llm.seeds import model_seed, model_seeds
+from coopgraph.recorded import read_run
 from coopgraph.replay import replay
-from coopgraph.testing import scripted_lm
+from coopgraph.testing import ScriptedChatModel, scripted_lm
 from coopgraph.tracing import read_events
 from tests.test_replay import by_prompt
 
@@ -50,7 +53,8 @@ def test_a_fork_at_step_0_with_nothing_changed_reproduces_the_run_step_for_step(
     events = read_events(forked["trace_path"])
     for record in (first(events, "manifest"), first(events, "episode_start")):
         assert record["forked_from"] == {"trace": str(mhp_run.resolve()), "env": "cwah", "episode": "test/0",
-                                         "step": 0, "changes": {"llm": None, "team": None, "say": None}}
+                                         "step": 0, "changes": {"llm": None, "team": None, "say": None,
+                                                                     "seed": None}}
 
 
 def test_a_fork_at_step_20_keeps_the_run_up_to_it_and_plays_the_same_rest(mhp_run: Path, tmp_path: Path) -> None:
@@ -156,6 +160,8 @@ def test_the_python_front_door_forks_and_says_where(mhp_run: Path, tmp_path: Pat
     ({"at": 3, "say": "carol:hi"}, "no agent 'carol' in this run; agents: alice (mhp), bob (mhp)"),
     ({"at": 3, "team": ["mhp"]}, "--team names 1 member but the run has 2 agents"),
     ({"at": 3, "llm": "local"}, "--llm changes graph members' model, and this team has none"),
+    ({"at": 3, "seed": 4}, "--seed changes graph members' model seeds, and this team has none"),
+    ({"at": 3, "seed": -1}, "seed must be a whole number of 0 or more, got -1"),
 ])
 def test_bad_requests_name_what_exists(mhp_run: Path, tmp_path: Path, kwargs: dict[str, Any], message: str) -> None:
     with pytest.raises(ForkError, match=message.replace("(", r"\(").replace(")", r"\)")):
@@ -181,6 +187,43 @@ def test_a_fork_is_forked_again_only_from_its_branch_on(mhp_run: Path, tmp_path:
     for step in (20, 30):  # at its branch step too: the message it injected is delivered again
         again = fork_run(forked["trace_path"], step, out=tmp_path)
         assert load_run(again["trace_path"]).actions == load_run(forked["trace_path"]).actions
+
+
+def _seeds_asked(calls: list[tuple[Any, dict[str, Any]]]) -> set[int]:
+    return {kwargs["seed"] for _, kwargs in calls}
+
+
+def test_a_fork_keeps_the_runs_model_seeds_unless_given_a_seed(tmp_path: Path) -> None:
+    trace = graph_run(tmp_path, "coela")
+    recorded = first(read_events(trace), "manifest")["model_seeds"]
+    assert recorded == model_seeds(0, 0, ["agent_0"])  # the graph member's only: the expert asks no model
+    kept = ScriptedChatModel(script=by_prompt())
+    forked = fork_run(trace, 7, llm=lambda: CoopLM(kept, backend="fake", model="scripted"))
+    assert _seeds_asked(kept.calls) == {recorded["agent_0"]} and forked["model_seeds"] == recorded
+    assert load_run(forked["trace_path"]).actions == load_run(trace).actions
+    fresh = ScriptedChatModel(script=by_prompt())
+    reseeded = fork_run(trace, 7, llm=lambda: CoopLM(fresh, backend="fake", model="scripted"), seed=5)
+    assert _seeds_asked(fresh.calls) == {model_seed(5, 0, "agent_0")}
+    manifest = first(read_events(reseeded["trace_path"]), "manifest")
+    assert manifest["model_seeds"] == {"agent_0": model_seed(5, 0, "agent_0")}
+    assert manifest["forked_from"]["changes"]["seed"] == 5 and manifest["seed"] == 0  # the world keeps its seed
+    again = ScriptedChatModel(script=by_prompt())
+    replay(trace, "agent_0", decision=1, lm=CoopLM(again, backend="fake", model="scripted"))
+    assert _seeds_asked(again.calls) == {recorded["agent_0"]}
+
+
+def test_a_trace_from_before_model_seeds_keeps_the_settings_seed(tmp_path: Path) -> None:
+    trace = graph_run(tmp_path, "coela")
+    events = read_events(trace)
+    manifest = first(events, "manifest")
+    del manifest["model_seeds"]
+    manifest["llm"] = {"agent_0": {"setting": "vllm:m", "seed": 0}}
+    old = tmp_path / "old.jsonl"
+    old.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    assert read_run(old).model_seeds == {"agent_0": 0}
+    asked = ScriptedChatModel(script=by_prompt())
+    fork_run(old, 7, llm=lambda: CoopLM(asked, backend="fake", model="scripted"))
+    assert _seeds_asked(asked.calls) == {0}
 
 
 def test_say_reads_agent_and_text() -> None:

@@ -4,12 +4,17 @@ LangChain keys a lookup by the rendered prompt and the model's parameters (model
 temperature, grammar, max tokens...). langchain-community's SQLite cache would pull in a large
 dependency tree, so this is the few lines it takes over `sqlite3`, safe for parallel processes.
 
+A greedy call's key leaves out its per-call model seed (`_without_greedy_seed`): at temperature 0 the seed cannot
+change a reply, so every replicate of a deterministic run reads the replies stored before model seeds existed, and
+a sampled call's key keeps it, so each replicate samples and stores its own.
+
 A reply the caller finds unusable is evicted (`evict`, with the key `take_last_key` gives for the call just
 made), so a retry asks the model again instead of reading the same unusable reply back.
 """
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import sqlite3
@@ -48,6 +53,41 @@ def _without_transport(llm_string: str) -> str:
     return json.dumps(data, sort_keys=True) + sep + tail
 
 
+def _call_params(text: str) -> dict[str, Any] | None:
+    """LangChain's per-call part of an `llm_string` (`str(sorted(params.items()))`) as a dict; None if unreadable."""
+    try:
+        pairs = ast.literal_eval(text)
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        return None
+    if not isinstance(pairs, list) or not all(isinstance(p, tuple) and len(p) == 2 for p in pairs):
+        return None
+    return dict(pairs)
+
+
+def _without_greedy_seed(llm_string: str) -> str:
+    """The `llm_string` without its per-call `seed` when the call is greedy (temperature 0, per call or the chat
+    model's own); a sampled call, or one whose temperature cannot be read, keeps it (a miss, never a wrong hit)."""
+    head, sep, tail = llm_string.partition("---")
+    calls = tail if sep else head
+    if "'seed'" not in calls:
+        return llm_string
+    params = _call_params(calls)
+    if params is None or "seed" not in params:
+        return llm_string
+    temperature = params.get("temperature")
+    if temperature is None and sep:
+        try:
+            kwargs = json.loads(head).get("kwargs", {})
+        except (ValueError, AttributeError):
+            return llm_string
+        temperature = kwargs.get("temperature") if isinstance(kwargs, dict) else None
+    if temperature != 0:
+        return llm_string
+    del params["seed"]
+    kept = str(sorted(params.items()))
+    return head + sep + kept if sep else kept
+
+
 def _plain(generation: Generation) -> dict[str, Any]:
     """Text, usage and metadata only: plain JSON, so reading the cache never builds arbitrary objects."""
     message = getattr(generation, "message", None)
@@ -78,7 +118,8 @@ class SQLiteResponseCache(BaseCache):
 
     def _key(self, prompt: str, llm_string: str) -> str:
         scope = f"{self.namespace}\x00" if self.namespace else ""
-        return hashlib.sha256(f"{scope}{_without_transport(llm_string)}\x00{prompt}".encode()).hexdigest()
+        call = _without_greedy_seed(_without_transport(llm_string))
+        return hashlib.sha256(f"{scope}{call}\x00{prompt}".encode()).hexdigest()
 
     def take_last_key(self) -> str | None:
         """The key this thread last read a hit from or wrote, then forgotten (call it before and after a call)."""

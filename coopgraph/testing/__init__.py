@@ -4,7 +4,7 @@ In the spirit of PettingZoo's public conformance tests, these let a user test th
 environment without a model server: `scripted_lm` fakes the LLM, the `toyhouse` world (registered as
 `coopgraph.envs.make("toyhouse")`, with its kit and the `toyhouse-expert` baseline) gives specs a second world
 to run in, `TextSession` drives it from action texts, `check_spec_file` checks a spec and `check_kit` a world's
-agent kit.
+agent kit; `sampling_server` (its own module, imported when used) stands in for a seeded model server.
 """
 
 from coopgraph.testing.chat import ScriptedChatModel, scripted_lm

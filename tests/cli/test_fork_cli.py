@@ -54,6 +54,8 @@ def test_fork_with_a_message_then_trace_diff_shows_where_the_runs_part(mhp_trace
     (("--at", "3", "--team", "mhp,mhp,mhp"), "name one member per agent"),
     (("--at", "3", "--team", "mhp,nobody"), "unknown team member 'nobody'; baselines:"),
     (("--at", "3", "--llm", "local-tiny"), "--llm changes graph members' model"),
+    (("--at", "3", "--seed", "2"), "--seed changes graph members' model seeds, and this team has none"),
+    (("--at", "3", "--seed", "two"), "--seed two: --seed takes a whole number of 0 or more"),
 ])
 def test_fork_errors_are_one_line(mhp_trace: Path, tmp_path: Path, args: tuple[str, ...], message: str) -> None:
     code, output = _invoke("fork", str(mhp_trace), "--out", str(tmp_path), *args)
@@ -89,7 +91,7 @@ def test_replay_names_the_steps_an_agent_took_and_fork_takes_another_model(tmp_p
     assert code == 2 and "agent_0 took no step 99; its steps run from 0 to" in output
     code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--json")
     assert code == 0, output
-    assert json.loads(output)["forked_from"]["changes"] == {"llm": None, "team": None, "say": None}
+    assert json.loads(output)["forked_from"]["changes"] == {"llm": None, "team": None, "say": None, "seed": None}
     code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--llm", "local-tiny", "--json")
     assert code == 0, output
     assert json.loads(output)["forked_from"]["changes"]["llm"] == "local-tiny" and asked[-1] == "local-tiny"

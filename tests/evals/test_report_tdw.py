@@ -13,6 +13,7 @@ from coopgraph.evals.metrics import efficiency_improvement, mean_improvement
 from coopgraph.evals.report import collect, write_report
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, load_suite
+from tests.evals.report_cells import check_cells
 
 
 def _row(team: str, members: list[str], episode: str, rate: float, food: bool, seed: int = 0,
@@ -39,18 +40,27 @@ def test_the_report_prints_coelas_table_1_with_ei_per_perception(tmp_path: Path)
     suite, path, text = load_suite("tdw-mat-baselines")
     with ResultStore(tmp_path) as store:
         store.save_suite(suite.name, str(path), text)
-        for episode, food, solo, pair in (("train/0", True, 0.5, 0.8), ("train/12", False, 0.4, 0.4)):
+        for episode, food, solo, pair in (("test/0", True, 0.5, 0.8), ("test/12", False, 0.4, 0.4)):
             store.record(_row("RHP", ["rhp"], episode, solo, food))
             store.record(_row("RHP + RHP", ["rhp", "rhp"], episode, pair, food))
             store.record(_row("RHP (detector)", ["rhp"], episode, solo / 2, food, perception="detector"))
             store.record(_row("RHP + RHP (detector)", ["rhp", "rhp"], episode, solo, food, perception="detector"))
     (result,) = collect(tmp_path)
-    page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    data = write_report(tmp_path)
+    page = Path(data["report"]).read_text(encoding="utf-8")
     assert "CoELA table 1 layout" in page and "Average steps" not in page
-    assert "| RHP + RHP | oracle | 2 | 0.80 (38%) | 0.40 (0%) | 0.60 (19%) | 1.00 | 3,000 | CoELA t.1: 76 / 74 / 75 " \
+    assert [t["name"] for t in data["tables"]] == ["coela-t1", "cost"] and check_cells(data["tables"]) > 20
+    pair = next(r for r in data["tables"][0]["rows"] if r["team"] == "RHP + RHP")
+    assert pair["total"]["n"] == 2 and pair["food"] == {"mean": 0.8, "ci95": None, "n": 1, "deterministic": None}
+    assert pair["total_ei"]["paired_by"] == "episode, seed, repeat"
+    assert pair["total_ei"]["ci95"] == pytest.approx([0.0, 0.375])
+    # one episode per task: n=1 there; the totals have two runs to resample, EI paired by episode, seed, repeat
+    assert "| RHP + RHP | oracle | 2 | 0.80 (n=1) | ↑38% (n=1) | 0.40 (n=1) | ↑0% (n=1) | 0.60 [0.40, 0.80] (n=2) | " \
+           "↑19% [↑0%, ↑38%] (n=2) | 1.00 [1.00, 1.00] (n=2) | 3,000 [3,000, 3,000] (n=2) | CoELA t.1: 76 / 74 / 75 " \
            "(34%) |" in page
-    assert "| RHP + RHP (detector) | detector | 2 | 0.50 (50%) | 0.40 (50%) | 0.45 (50%) |" in page
-    assert "| RHP | oracle | 2 | 0.50 | 0.40 | 0.45 | 1.00 | 3,000 | CoELA t.1: 52 / 49 / 50 |" in page
+    assert "| RHP + RHP (detector) | detector | 2 | 0.50 (n=1) | ↑50% (n=1) | 0.40 (n=1) | ↑50% (n=1) | 0.45 " \
+           "[0.40, 0.50] (n=2) | ↑50% [↑50%, ↑50%] (n=2) |" in page
+    assert "| RHP | oracle | 2 | 0.50 (n=1) | – | 0.40 (n=1) | – | 0.45 [0.40, 0.50] (n=2) | – |" in page
     assert result.summaries["RHP + RHP"].ei == pytest.approx((0.3 / 0.8 + 0.0) / 2)
 
 
@@ -92,17 +102,32 @@ def test_the_comparison_report_gives_each_method_ei_against_rhp_and_the_papers_a
     with ResultStore(tmp_path) as store:
         store.save_suite(suite.name, str(path), text)
         for team, members, rates in (("RHP", ["rhp"], (0.4, 0.5)), ("CaPo + CaPo", ["capo", "capo"], (0.8, 0.6))):
-            store.record(_comparison_row(team, members, "train/0", rates[0], True))
-            store.record(_comparison_row(team, members, "train/12", rates[1], False))
+            store.record(_comparison_row(team, members, "test/0", rates[0], True))
+            store.record(_comparison_row(team, members, "test/12", rates[1], False))
     collect(tmp_path)
     page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
     capo = next(line for line in page.splitlines() if line.startswith("| CaPo + CaPo |"))
     # EI per episode: (0.8-0.4)/0.8 = 50%, (0.6-0.5)/0.6 = 17%; mean 33%
-    assert "| oracle | 2 | 0.80 (50%) | 0.60 (17%) | 0.70 (33%) |" in capo
+    assert "| oracle | 2 | 0.80 (n=1) | ↑50% (n=1) | 0.60 (n=1) | ↑17% (n=1) | 0.70 [0.60, 0.80] (n=2) | ↑33% " in capo
     assert "CaPo t.1: 90 / 87 / 89 (39%) — GPT-4" in capo
     rhp = next(line for line in page.splitlines() if line.startswith("| RHP |"))
-    assert "| 0.40 | 0.50 | 0.45 |" in rhp and "CoELA t.1: 52 / 49 / 50" in rhp
+    assert "| 0.40 (n=1) | – | 0.50 (n=1) | – | 0.45 [0.40, 0.50] (n=2) | – |" in rhp
+    assert "CoELA t.1: 52 / 49 / 50" in rhp
     assert "Average steps" not in page
+
+
+def test_paper_numbers_stay_out_of_a_report_on_the_train_split(tmp_path: Path) -> None:
+    """Every paper number is on the test split: beside train-split rows (a store from an older or edited suite)
+    the report leaves the paper column empty and says why."""
+    suite, path, text = load_suite("tdw-mat-comparison")
+    with ResultStore(tmp_path) as store:
+        store.save_suite(suite.name, str(path), text)
+        store.record(_comparison_row("RHP", ["rhp"], "train/0", 0.4, True))
+    (result,) = collect(tmp_path)
+    assert result.references("RHP") == [] and "RHP: CoELA t.1 is for split test, the runs are 'train'" in result.refused
+    page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    rhp = next(line for line in page.splitlines() if line.startswith("| RHP |"))
+    assert "CoELA t.1" not in rhp and "Paper numbers left out" in page
 
 
 def test_the_shipped_comparison_suite_pairs_every_method_with_rhp_and_itself() -> None:

@@ -46,3 +46,35 @@ def test_suites_are_kept_for_the_report_and_a_missing_store_is_a_clear_error(tmp
         assert store.suite_texts() == {"s": "name: s\n# edited"}
     with pytest.raises(FileNotFoundError, match="coopgraph eval"):
         existing_store(tmp_path / "nothing-here")
+
+
+def test_rows_keep_model_seeds_and_whether_the_run_sampled(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        store.record(_row(model_seeds={"alice": 17, "bob": 23}, deterministic=False))
+        store.record(_row(run_id="r2", seed=1, deterministic=True))
+        store.record(_row(run_id="r3", seed=2))
+        rows = {r["seed"]: r for r in store.rows()}
+    assert (rows[0]["model_seeds"], rows[0]["deterministic"]) == ({"alice": 17, "bob": 23}, False)
+    assert (rows[1]["model_seeds"], rows[1]["deterministic"]) == (None, True)
+    assert rows[2]["deterministic"] is None  # not said: unknown
+
+
+def test_a_store_from_before_model_seeds_opens_and_its_rows_read_unknown(tmp_path: Path) -> None:
+    from coopgraph.evals import store as store_module
+
+    columns = [c for c in store_module.ALL_COLUMNS if c not in store_module.ADDED_COLUMNS]
+    conn = sqlite3.connect(tmp_path / STORE_NAME)
+    conn.execute(f"CREATE TABLE runs (id INTEGER PRIMARY KEY AUTOINCREMENT, {', '.join(columns)}, "
+                 f"UNIQUE ({', '.join(store_module.KEY_COLUMNS)}))")
+    conn.execute("CREATE TABLE suites (name TEXT PRIMARY KEY, path TEXT, text TEXT, updated_at REAL)")
+    conn.execute("INSERT INTO runs (suite, team, episode, seed, repeat, config_hash, status, steps, members) "
+                 "VALUES ('s', 't', 'test/0', 0, 0, 'abc', 'done', 50, '[\"mhp\"]')")
+    conn.execute("PRAGMA user_version=1")
+    conn.commit()
+    conn.close()
+    with existing_store(tmp_path) as store:
+        (old,) = store.rows()
+        assert (old["steps"], old["model_seeds"], old["deterministic"]) == (50, None, None)
+        store.record(_row(run_id="new", seed=1, model_seeds={"alice": 5}, deterministic=False))
+        new = next(r for r in store.rows() if r["seed"] == 1)
+    assert (new["model_seeds"], new["deterministic"]) == ({"alice": 5}, False)

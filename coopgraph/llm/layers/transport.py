@@ -7,6 +7,7 @@ response cache (which keys each call by prompt and request parameters, so these 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -35,9 +36,13 @@ def speaks_max_tokens(backend: Backend, base_url: str | None) -> bool:
     return backend == "openai" and base_url is not None and "api.openai.com" not in base_url
 
 
-def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = None) -> dict[str, Any]:
-    """The request parameters sent with this call (part of every response-cache key)."""
+def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = None,
+                seed: int | None = None) -> dict[str, Any]:
+    """The request parameters sent with this call (part of every response-cache key); `seed` is the agent's model
+    seed (`coopgraph.llm.seeds`), sent as the request's OpenAI `seed`."""
     kwargs: dict[str, Any] = {"max_tokens": request.max_tokens, **request_kwargs(request.constraint, backend)}
+    if seed is not None:
+        kwargs["seed"] = seed
     if speaks_max_tokens(backend, base_url):
         # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model that
         # never writes its stop token would then write until the context is full. Say it in their words.
@@ -46,17 +51,25 @@ def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = N
 
 
 class ChatModelTransport:
-    """A `ChatLM` that sends each request to `chat_model` and reports its reply, usage and cache flag."""
+    """A `ChatLM` that sends each request to `chat_model` and reports its reply, usage and cache flag.
 
-    def __init__(self, chat_model: BaseChatModel, backend: Backend) -> None:
+    With `seed` (the agent's model seed), every request carries it: as a call parameter, or, when it is the seed the
+    chat model sends itself (ChatOpenAI built with the setting's seed), by the chat model alone; the request is then
+    the one sent before model seeds existed, under the same response-cache key, so replies stored then still
+    answer."""
+
+    def __init__(self, chat_model: BaseChatModel, backend: Backend, seed: int | None = None) -> None:
         self.chat_model = chat_model
         self.backend = backend
+        self.seed = seed
 
     def complete(self, request: ChatRequest) -> Completion:
         start = time.perf_counter()
         base_url = getattr(self.chat_model, "openai_api_base", None)  # ChatOpenAI's server; None for fakes
+        own = getattr(self.chat_model, "seed", None)  # the seed ChatOpenAI sends with every request
+        seed = None if self.seed == own else self.seed
         reply = self.chat_model.invoke(to_langchain(request.messages),
-                                       **call_kwargs(request, self.backend, base_url))
+                                       **call_kwargs(request, self.backend, base_url, seed))
         latency = time.perf_counter() - start
         raw = reply.content if isinstance(reply.content, str) else str(reply.content)
         usage: Any = getattr(reply, "usage_metadata", None) or {}
@@ -76,3 +89,6 @@ class ChatModelTransport:
 
     def stop_reason(self, decision_started: float) -> str | None:
         return None
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        return None  # counted and traced by the layers above

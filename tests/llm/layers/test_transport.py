@@ -2,9 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
+import pytest
+from langchain_core.messages import AIMessage
+
 from coopgraph.llm.constraints import ChoiceConstraint
+from coopgraph.llm.factory import chat_model_for
 from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.layers.transport import ChatModelTransport
+from coopgraph.llm.settings import parse_setting
 from coopgraph.testing import ScriptedChatModel
 
 HI = [{"role": "system", "content": "be brief"}, {"role": "user", "content": "hi"}]
@@ -54,3 +61,29 @@ def test_any_server_but_openais_own_is_told_max_tokens_in_its_own_words() -> Non
     local = call_kwargs(ChatRequest(HI, max_tokens=30), "openai", "http://localhost:11434/v1")
     assert local == {"max_tokens": 30, "extra_body": {"max_tokens": 30}}
     assert call_kwargs(ChatRequest(HI, max_tokens=30), "openai", "https://api.openai.com/v1") == {"max_tokens": 30}
+
+
+def test_the_agents_model_seed_goes_with_every_request() -> None:
+    chat = ScriptedChatModel(script=["x"])
+    transport = ChatModelTransport(chat, "vllm", seed=1234)
+    transport.complete(ChatRequest(HI, options={"temperature": 0.7}))
+    transport.complete(ChatRequest(HI))
+    assert [kwargs["seed"] for _, kwargs in chat.calls] == [1234, 1234]
+    ChatModelTransport(chat, "vllm").complete(ChatRequest(HI))
+    assert "seed" not in chat.calls[-1][1]  # no model seed: the chat model's own, if it has one
+
+
+def test_a_seed_the_chat_model_already_sends_is_not_sent_twice(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("OPENAI_BASE_URL", "http://127.0.0.1:9/v1")
+    chat = chat_model_for(parse_setting("vllm:m"))
+    sent: list[dict[str, Any]] = []
+
+    def invoke(self: Any, messages: Any, **kwargs: Any) -> AIMessage:
+        sent.append(kwargs)
+        return AIMessage(content="x")
+
+    monkeypatch.setattr(type(chat), "invoke", invoke)
+    ChatModelTransport(chat, "vllm", seed=0).complete(ChatRequest(HI))
+    ChatModelTransport(chat, "vllm", seed=9).complete(ChatRequest(HI))
+    assert chat._default_params["seed"] == 0  # the setting's seed, which ChatOpenAI sends with every request
+    assert "seed" not in sent[0] and sent[1]["seed"] == 9

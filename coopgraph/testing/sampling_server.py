@@ -1,0 +1,106 @@
+"""A small OpenAI-compatible chat server on loopback whose sampled answer depends on the request's seed and prompt.
+
+It stands in for vLLM, llama.cpp or OpenAI in tests of replicates: at a temperature above 0 it picks one of the
+lettered options the prompt lists ("A. ...") by a hash of the seed and the prompt, as a seeded sampler would, and
+at temperature 0 it always takes the first (greedy); a prompt without options gets a short free-text reply chosen
+the same way. It records each request's seed, so a test can see which seeds reached the server and how many
+requests the response cache spared it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+_OPTION = re.compile(r"^([A-Z]{1,2})\. ", re.MULTILINE)
+FREE_REPLIES = ("I will keep looking.", "I am heading to the kitchen.", "Tell me what you have found.")
+
+
+@dataclass
+class Seen:
+    """What the server was asked: each request's seed (None when it carried none), in order."""
+
+    seeds: list[int | None] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+
+    @property
+    def requests(self) -> int:
+        return len(self.seeds)
+
+
+def draw(seed: int | None, prompt: str, choices: int) -> int:
+    """The index a seeded sampler would give this prompt: a stable hash of the seed and the prompt."""
+    digest = hashlib.sha256(f"{seed}\x00{prompt}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") % choices
+
+
+def answer(body: dict[str, Any]) -> str:
+    """The reply to one chat request: a listed option by letter, or a short free text."""
+    messages = body.get("messages") or []
+    prompt = "\n".join(str(m.get("content", "")) for m in messages)
+    last = str(messages[-1].get("content", "")) if messages else ""
+    sampled = float(body.get("temperature") or 0.0) > 0
+    letters = _OPTION.findall(last)
+    if letters:
+        pick = draw(body.get("seed"), prompt, len(letters)) if sampled else 0
+        return f"Reasoning: option {letters[pick]} looks best.\nAnswer: {letters[pick]}"
+    pick = draw(body.get("seed"), prompt, len(FREE_REPLIES)) if sampled else 0
+    return FREE_REPLIES[pick]
+
+
+def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
+    class Handler(BaseHTTPRequestHandler):
+        def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
+            return  # quiet: tests read `seen`, not a log
+
+        def _send(self, payload: dict[str, Any], status: int = 200) -> None:
+            data = json.dumps(payload).encode()
+            self.send_response(status)
+            self.send_header("Content-Type", "application/json")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def do_GET(self) -> None:  # noqa: N802 - the stdlib's name
+            self._send({"object": "list", "data": [{"id": "sampler", "object": "model"}]})
+
+        def do_POST(self) -> None:  # noqa: N802 - the stdlib's name
+            body = json.loads(self.rfile.read(int(self.headers.get("Content-Length") or 0)) or b"{}")
+            if not self.path.rstrip("/").endswith("/chat/completions"):
+                self._send({"error": {"message": f"no route {self.path}"}}, 404)
+                return
+            with seen.lock:
+                seen.seeds.append(body.get("seed"))
+            text = answer(body)
+            prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages") or [])
+            self._send({
+                "id": "chatcmpl-sampler", "object": "chat.completion", "created": 0, "model": body.get("model"),
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": text},
+                             "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": prompt_tokens, "completion_tokens": len(text.split()),
+                          "total_tokens": prompt_tokens + len(text.split())},
+            })
+
+    return Handler
+
+
+@contextmanager
+def sampling_server() -> Iterator[tuple[str, Seen]]:
+    """Serve on 127.0.0.1 (a free port) until the block ends; yields the base URL (`.../v1`) and what it saw."""
+    seen = Seen()
+    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(seen))
+    thread = threading.Thread(target=server.serve_forever, daemon=True, name="sampling-server")
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/v1", seen
+    finally:
+        server.shutdown()
+        server.server_close()
+        thread.join(timeout=5)
