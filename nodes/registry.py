@@ -14,6 +14,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from coopgraph.nodes.state import CHANNELS, RUNNER_KEYS, StateKey
+
 
 class NoParams(BaseModel):
     """Params model for nodes that take none; unknown keys are errors."""
@@ -36,6 +38,7 @@ class NodeInfo:
     prompt: str | None = None  # default template; a spec's `prompt:` overrides it
     program: type | None = None  # the dspy.Module class an LLM node runs
     requires: frozenset[str] = frozenset()  # capabilities of a world's kit it needs (envs/capabilities.py)
+    keys: tuple[StateKey, ...] = ()  # the declaration (type, reducer) of each key in `writes`, same order
 
 
 @dataclass(frozen=True)
@@ -110,7 +113,7 @@ def node(
     name: str,
     *,
     reads: tuple[str, ...] = (),
-    writes: tuple[str, ...] = (),
+    writes: Iterable[str] = (),
     optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     prompt: str | None = None,
@@ -119,6 +122,12 @@ def node(
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
 
+    `writes` names every key the node returns, each best as its `StateKey` declaration (`key(...)`,
+    `channel(...)` in `coopgraph.nodes.state`): its type and reducer become the key's LangGraph channel in every
+    spec that wires the node, with no central type to edit. A plain name is a key of type `Any` that defers to
+    a typed declaration of it (a runner key or channel by that name is that declaration); two declarations of
+    one key with different types or reducers in one spec are refused at load (E316). A channel the node
+    changes (the belief, the running plan, a family's record) is returned like any key.
     Every key in `reads` must be written before the node runs (by a node upstream, the runner or the spec's
     `inputs:`; checked at load time, E308) unless it is also in `optional_reads`, the keys the node does
     without. Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
@@ -127,11 +136,12 @@ def node(
     """
     needs = _known_capabilities(name, requires)
     _optional_within_reads(name, reads, optional_reads)
+    keys = tuple(declaration(written) for written in writes)
 
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        info = NodeInfo(name, fn, tuple(reads), tuple(writes), tuple(optional_reads), params, program is not None,
-                        doc, prompt, program, needs)
+        info = NodeInfo(name, fn, tuple(reads), tuple(k.name for k in keys), tuple(optional_reads), params,
+                        program is not None, doc, prompt, program, needs, keys)
         NODES.add(name, info)
         return fn
 
@@ -161,6 +171,25 @@ def router(
         return fn
 
     return register
+
+
+def declaration(written: str) -> StateKey:
+    """A written key's declaration: itself when declared, else the runner key or channel of that name, else
+    an untyped per-step key (`Any`, last write wins)."""
+    if isinstance(written, StateKey):
+        return written
+    return RUNNER_KEYS.get(written) or CHANNELS.get(written) or StateKey(written)
+
+
+def declared_keys() -> dict[str, StateKey]:
+    """Every key some registered node, the runner or a channel declares (a spec's `inputs:` must name one)."""
+    _ensure_library_loaded()
+    found: dict[str, StateKey] = {**RUNNER_KEYS, **CHANNELS}
+    for info in NODES.entries.values():
+        for written in info.keys:
+            if found.get(written.name, written).type is Any:
+                found[written.name] = written
+    return found
 
 
 def _optional_within_reads(name: str, reads: tuple[str, ...], optional_reads: tuple[str, ...]) -> None:
