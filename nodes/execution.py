@@ -26,7 +26,7 @@ def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Make the chosen option the running plan (no choice: keep none and idle this step)."""
     index = state.get("choice_index")
     options = state.get("options") or []
-    decided = {DECISIONS: 1, PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}  # one more decision
+    decided: dict[str, Any] = {DECISIONS: 1, PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}
     running = ctx.memory.plan
     if running is not None:  # a message arrived mid-plan and the planner was asked again
         ctx.memory.episodic.add_action(history_text(running), state["observation"].time, "interrupted")
@@ -52,7 +52,7 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     assert skillbook is not None, "execution.step_plan ran without the world's skill book"
     step = skillbook.next_action(plan, obs)
     status = str(step.status)
-    stepped = {PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}  # the skill book moved on; history grew
+    stepped: dict[str, Any] = {PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}  # the skill book moved on
     if step.action is not None and status == "running":
         if step.action.message:  # my own words belong in the dialogue history too (partners' arrive by perception)
             ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.time)

@@ -187,7 +187,7 @@ def declared_keys() -> dict[str, StateKey]:
     found: dict[str, StateKey] = {**RUNNER_KEYS, **CHANNELS}
     for info in NODES.entries.values():
         for written in info.keys:
-            if found.get(written.name, written).type is Any:
+            if written.name not in found or found[written.name].type is Any:
                 found[written.name] = written
     return found
 

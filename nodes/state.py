@@ -16,6 +16,7 @@ returns it (see `docs/nodes.md`, "Channels are returned").
 from __future__ import annotations
 
 import operator
+import re
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
@@ -72,9 +73,10 @@ class StateKey(str):
 
 
 def type_name(type_: Any) -> str:
-    """A type as written in code (`str | None`, `list[Any]`), not its repr's `<class ...>`."""
-    return type_.__name__ if isinstance(type_, type) and not getattr(type_, "__args__", None) else \
-        str(type_).replace("typing.", "")
+    """A type as written in code (`str | None`, `list[Any]`), not its repr's `<class ...>` or module path."""
+    if isinstance(type_, type) and not getattr(type_, "__args__", None):
+        return type_.__name__
+    return re.sub(r"\b(?:\w+\.)+(\w+)", r"\1", str(type_))
 
 
 def key(name: str, type_: Any, *, reducer: Reducer | None = None, start: Any = None, family: str = "",
