@@ -120,7 +120,7 @@ def markdown() -> str:
         "reducer (the last value wins): copying a belief at every node would cost more than the step. The",
         "checkpointer pickles each returned channel when the step ends, so a saved step never changes after",
         "it is saved, and every step starts from its checkpoint's copy; a change a node does not return is",
-        "therefore lost at the next step (the behaviour traces, `evals/bench/behaviour_traces.py`, catch it).",
+        "therefore lost at the next step: `coopgraph.testing.check_saved_channels(agent)` catches that in a test.",
         "",
         *_capabilities(),
         "",
