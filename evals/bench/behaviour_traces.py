@@ -37,6 +37,7 @@ WORLDS: dict[str, tuple[dict[str, Any], str, int]] = {
 }
 
 _OPTION = re.compile(r"^\s*([A-Z]{1,2})[.)] ", re.MULTILINE)
+_WHERE = re.compile(r"^\S+?:\d+:\d+: ")
 
 
 def prompt_driven(messages: list[Any], kwargs: dict[str, Any]) -> str:
@@ -59,7 +60,7 @@ def record_run(spec: str, world: str) -> dict[str, Any]:
     try:
         team = make_team([spec], lm_factory=lambda: lm, env=world)
     except Exception as refused:  # noqa: BLE001  # a wiring that does not fit the world is recorded as such
-        return {"refused": str(refused).splitlines()[0]}
+        return {"refused": _WHERE.sub("", str(refused).splitlines()[0])}  # the reason, not the checkout's path
     env = envs.make(world, **options)
     actions: list[str] = []
     members = [*team, make_baseline(partner)]
