@@ -111,6 +111,13 @@ def eval_suite(
         for error in exc.errors:
             console.print(str(error), markup=False, highlight=False)
         raise typer.Exit(2) from None
+    if llm is not None:
+        from coopgraph.llm.settings import LLMSettingError, parse_setting
+
+        try:
+            parse_setting(llm)
+        except LLMSettingError as exc:  # refused before any job: the store is not even opened
+            fail(f"--llm: {exc}")
     labels = [t.label for t in loaded.teams]
     unknown_labels = [t for t in team if t not in labels]
     if unknown_labels:
@@ -167,9 +174,10 @@ def eval_suite(
 def report(
     folder: Path = typer.Argument(..., help="the --out folder of `coopgraph eval`"),
     out: Path = typer.Option(None, "--out", help="where to write report.md, CSVs and plots (default DIR/report)"),
-    as_json: bool = typer.Option(False, "--json", help="per team: episodes stored and the mean of each metric"),
+    as_json: bool = typer.Option(False, "--json", help="every table's cells (mean, ci95, n) and per team the "
+                                 "mean of each metric"),
 ) -> None:
-    """Tables in the papers' layouts (markdown + CSV) and plots from a result store."""
+    """Tables in the papers' layouts (markdown + CSV) and plots from a result store: each mean with its 95% interval."""
     from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.report import write_report
     from coopgraph.evals.store import StoreDamaged

@@ -11,7 +11,9 @@
   without consensus is pooled over the team's discussions (not a mean of per-episode shares), the others are
   per-episode means.
 
-Spread: with several seeds × repeats, the std of the per-replicate means; with one, the min–max over episodes.
+Every mean carries a 95% bootstrap interval over the runs (episodes × seeds × repeats, `intervals.py`); a
+comparison with the reference team (EI) a paired one (`comparisons.py`). The std over replicates and the min–max
+are kept beside them for the CSV files.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from coopgraph.evals.capo_stats import CAPO_METRICS
+from coopgraph.evals.intervals import all_deterministic, mean_interval, ratio_interval, unit_key, unit_means
 
 # metric key → what it means (keys are row fields, except the two derived ones)
 METRICS: dict[str, str] = {
@@ -71,16 +74,31 @@ def mean(values: Iterable[float | None]) -> float | None:
 
 @dataclass
 class Stat:
-    """A mean with its spread: `std` over replicates when there are several, else `low`–`high` over episodes."""
+    """A mean with its 95% bootstrap interval over the runs (`ci95`, None when there is nothing to resample) and
+    the number of runs `n`. `deterministic` says whether every run was flagged as such (None: some run did not
+    say). A comparison of two teams names what paired its runs (`paired_by`; None when nothing could). `std` (over
+    replicates) and `low`–`high` (over replicates, else episodes) are kept for the CSV files."""
 
     mean: float | None
     std: float | None = None
     low: float | None = None
     high: float | None = None
     n: int = 0
+    ci95: tuple[float, float] | None = None
+    deterministic: bool | None = None
+    paired_by: str | None = None
 
-    def as_dict(self) -> dict[str, float | int | None]:
-        return {"mean": self.mean, "std": self.std, "min": self.low, "max": self.high, "n": self.n}
+    def as_dict(self) -> dict[str, Any]:
+        return {"mean": self.mean, "std": self.std, "min": self.low, "max": self.high, "n": self.n,
+                "ci95": list(self.ci95) if self.ci95 else None, "deterministic": self.deterministic}
+
+    def cell(self) -> dict[str, Any]:
+        """What `report --json` gives for a table cell."""
+        data: dict[str, Any] = {"mean": self.mean, "ci95": list(self.ci95) if self.ci95 else None, "n": self.n,
+                                "deterministic": self.deterministic}
+        if self.paired_by is not None:
+            data["paired_by"] = self.paired_by
+        return data
 
 
 def replicate(row: dict[str, Any]) -> tuple[int, int]:
@@ -97,10 +115,19 @@ def stat(rows: list[dict[str, Any]], key: str) -> Stat:
         if v is not None:
             groups.setdefault(rep, []).append(v)
     overall = sum(present) / len(present)
+    measured = [r for r, (_, v) in zip(rows, values, strict=True) if v is not None]
+    spread = interval_of(measured, present)
     if len(groups) > 1:
         means = [sum(g) / len(g) for g in groups.values()]
-        return Stat(overall, std=statistics.stdev(means), low=min(means), high=max(means), n=len(present))
-    return Stat(overall, low=min(present), high=max(present), n=len(present))
+        return Stat(overall, std=statistics.stdev(means), low=min(means), high=max(means), n=len(present), **spread)
+    return Stat(overall, low=min(present), high=max(present), n=len(present), **spread)
+
+
+def interval_of(rows: list[dict[str, Any]], values: list[float]) -> dict[str, Any]:
+    """The bootstrap interval of the mean of `values` (one per row) over the rows' units, and whether they are
+    all deterministic: `Stat` fields."""
+    units = unit_means(values, [unit_key(r, i) for i, r in enumerate(rows)])
+    return {"ci95": mean_interval(units), "deterministic": all_deterministic(rows)}
 
 
 def steps_by_episode(rows: list[dict[str, Any]], key: str = "steps") -> dict[str, float]:
@@ -144,6 +171,7 @@ class TeamSummary:
     errors: int
     stats: dict[str, Stat] = field(default_factory=dict)
     ei: float | None = None
+    ei_stat: Stat | None = None
 
     def mean_of(self, key: str) -> float | None:
         s = self.stats.get(key)
@@ -159,30 +187,38 @@ class TeamSummary:
         if self.has_capo:
             papers["capo"] = {key: self.mean_of(key) for key in CAPO_METRICS}
         return {"suite": self.suite, "team": self.team, "members": self.members, "episodes": self.episodes,
-                "errors": self.errors, "ei": self.ei,
+                "errors": self.errors, "ei": self.ei, "ei_interval": self.ei_stat.cell() if self.ei_stat else None,
                 "metrics": {k: s.mean for k, s in self.stats.items()},
                 "spread": {k: s.as_dict() for k, s in self.stats.items()}, "papers": papers}
 
 
 def summarize(suite: str, team: str, rows: list[dict[str, Any]], errors: int = 0,
               reference_rows: list[dict[str, Any]] | None = None) -> TeamSummary:
+    from coopgraph.evals.comparisons import paired_improvement  # built on this module's EI: imported late
+
     members = rows[0]["members"] if rows else []
     summary = TeamSummary(suite=suite, team=team, members=members, episodes=len(rows), errors=errors)
     summary.stats = {key: stat(rows, key) for key in METRICS}
     summary.stats["capo_failure_rate"] = pooled_failure_rate(rows, summary.stats["capo_failure_rate"])
     if reference_rows is not None and rows:
         key = "transport_rate" if any(row_value(r, "transport_rate") is not None for r in rows) else "steps"
-        summary.ei = efficiency_improvement(rows, reference_rows, key)
+        summary.ei_stat = paired_improvement(rows, reference_rows, key)
+        summary.ei = summary.ei_stat.mean if summary.ei_stat else None
     return summary
 
 
 def pooled_failure_rate(rows: list[dict[str, Any]], per_episode: Stat) -> Stat:
-    """CaPo table 8's rate over all the team's settled discussions; the spread stays the per-episode one."""
+    """CaPo table 8's rate over all the team's settled discussions, its interval resampling the runs' (failed,
+    settled) counts together; std and range stay the per-episode ones."""
     settled = sum(row_value(r, "capo_discussions") or 0 for r in rows)
     if not settled:
         return per_episode
     failed = sum(row_value(r, "capo_no_consensus") or 0 for r in rows)
-    return Stat(failed / settled, std=per_episode.std, low=per_episode.low, high=per_episode.high, n=per_episode.n)
+    keys = [unit_key(r, i) for i, r in enumerate(rows)]
+    interval = ratio_interval(unit_means([row_value(r, "capo_no_consensus") or 0.0 for r in rows], keys),
+                              unit_means([row_value(r, "capo_discussions") or 0.0 for r in rows], keys))
+    return Stat(failed / settled, std=per_episode.std, low=per_episode.low, high=per_episode.high, n=per_episode.n,
+                ci95=interval, deterministic=per_episode.deterministic)
 
 
 def dummy_objects(row: dict[str, Any]) -> int:

@@ -1,7 +1,8 @@
 """Report plots as PNG files (matplotlib, Agg backend, so they render without a display).
 
-Steps per team with their spread, the cumulative progress curve (fraction of subgoals done against steps,
-like CaPo's figure 5), and prompt tokens per decision against Noisy-C-WAH's number of dummy objects.
+Steps per team with error bars to the ends of their 95% bootstrap intervals (the tables' own), the cumulative
+progress curve (fraction of subgoals done against steps, like CaPo's figure 5), and prompt tokens per decision
+against Noisy-C-WAH's number of dummy objects, again with 95% intervals.
 """
 
 from __future__ import annotations
@@ -9,6 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from coopgraph.evals.intervals import mean_interval
 from coopgraph.evals.metrics import Stat, dummy_objects, row_value
 
 if TYPE_CHECKING:
@@ -26,15 +28,11 @@ def _pyplot() -> Any:
     return plt
 
 
-def _error_bar(s: Stat) -> tuple[float, float]:
-    """Below/above the mean: the std over replicates, else the min–max over episodes."""
-    if s.mean is None:
+def error_bar(s: Stat) -> tuple[float, float]:
+    """Below/above the mean: to the ends of the 95% interval the tables print (none without one)."""
+    if s.mean is None or s.ci95 is None:
         return 0.0, 0.0
-    if s.std is not None:
-        return s.std, s.std
-    if s.low is not None and s.high is not None:
-        return s.mean - s.low, s.high - s.mean
-    return 0.0, 0.0
+    return max(0.0, s.mean - s.ci95[0]), max(0.0, s.ci95[1] - s.mean)
 
 
 def steps_bar(results: SuiteResults, path: Path) -> Path | None:
@@ -44,12 +42,12 @@ def steps_bar(results: SuiteResults, path: Path) -> Path | None:
     plt = _pyplot()
     fig, ax = plt.subplots(figsize=(max(4.0, 1.3 * len(teams) + 1.5), 3.6), dpi=110)
     means = [s.mean for _, s in teams]
-    spread = [_error_bar(s) for _, s in teams]
+    spread = [error_bar(s) for _, s in teams]
     ax.bar(range(len(teams)), means, yerr=[[lo for lo, _ in spread], [hi for _, hi in spread]], capsize=4,
            color="#4c78a8")
     ax.set_xticks(range(len(teams)), [label for label, _ in teams], rotation=20, ha="right")
     ax.set_ylabel("average steps (lower is better)")
-    ax.set_title(f"{results.name}: steps per team")
+    ax.set_title(f"{results.name}: steps per team (95% intervals)")
     fig.tight_layout()
     fig.savefig(path)
     plt.close(fig)
@@ -111,7 +109,10 @@ def tokens_vs_noise(rows: list[dict[str, Any]], path: Path) -> Path | None:
     fig, ax = plt.subplots(figsize=(5.5, 3.6), dpi=110)
     for team, per in sorted(points.items()):
         xs = sorted(per)
-        ax.plot(xs, [sum(per[x]) / len(per[x]) for x in xs], marker="o", label=team)
+        cells = [Stat(sum(per[x]) / len(per[x]), ci95=mean_interval(per[x])) for x in xs]
+        bars = [error_bar(s) for s in cells]
+        ax.errorbar(xs, [s.mean for s in cells], yerr=[[lo for lo, _ in bars], [hi for _, hi in bars]], marker="o",
+                    capsize=3, label=team)
     ax.set_xlabel("dummy objects (Noisy-C-WAH)")
     ax.set_ylabel("prompt tokens per decision")
     ax.legend(fontsize=8)

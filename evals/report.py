@@ -16,14 +16,17 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.comparisons import paired_delta
 from coopgraph.evals.metrics import TeamSummary, summarize
 from coopgraph.evals.store import existing_store
 from coopgraph.evals.suite import Reference, Suite, SuiteInvalid, parse_suite
 from coopgraph.evals.tables import Column, Table
 
 LEGEND = (
-    "Ours: mean over the stored episode runs; `± x` is the std over seeds × repeats, `[a–b]` the range over "
-    "episodes when there is one replicate. Columns headed *paper* are numbers the papers report (their "
+    "Ours: mean over the stored episode runs, then its 95% bootstrap interval over episodes × replicates and n, the "
+    "runs it is over (docs/evals.md, Reading a cell); `(n=1)` alone: one run, nothing to resample; `deterministic`: "
+    "every run said its replicates are copies, so they count once per episode and seed. Δ and EI intervals are "
+    "paired over the runs both teams share. Columns headed *paper* are numbers the papers report (their "
     "simulator, LLMs and episodes), shown for orientation only — they are not our results."
 )
 
@@ -135,13 +138,13 @@ def efficiency_table(results: SuiteResults) -> Table:
     reference = results.suite.reference_team() if results.suite else None
     columns = [Column("team", "Team", "text"), Column("episodes", "Episodes", "num", 0),
                Column("success", "Success", "stat_pct"), Column("steps", "Average steps L", "stat"),
-               Column("ei", f"EI vs {reference or '–'}", "signed_pct"),
+               Column("ei", f"EI vs {reference or '–'}", "stat_signed_pct"),
                Column("steps_over_bound", "Steps / oracle bound", "stat", 2)]
     paper, cells = _paper_column(results, ("steps",), "")
     rows = []
     for team, s in results.summaries.items():
         rows.append({"team": team, "episodes": s.episodes, "success": s.stats["success"], "steps": s.stats["steps"],
-                     "ei": s.ei, "steps_over_bound": s.stats["steps_over_bound"], "paper": cells.get(team)})
+                     "ei": s.ei_stat, "steps_over_bound": s.stats["steps_over_bound"], "paper": cells.get(team)})
     title = f"{results.name}: average steps (Efficiency Improvement) — CoELA table 2 layout"
     return Table("efficiency", title, columns + ([paper] if paper else []), rows,
                  LEGEND + " EI = (M_ref − M) / max(M_ref, M) per episode, averaged (CoELA §5.1).")
@@ -164,16 +167,15 @@ def reveca_table(results: SuiteResults) -> Table:
 
 def ablation_table(results: SuiteResults) -> Table:
     reference = results.suite.reference_team() if results.suite else None
-    ref_steps = results.summaries[reference].mean_of("steps") if reference in results.summaries else None
+    ref_rows = results.teams.get(reference) if reference else None
     columns = [Column("team", "Variant", "text"), Column("description", "What changes", "text"),
                Column("success", "Success", "stat_pct"), Column("steps", "Average steps", "stat"),
-               Column("delta", f"Δ steps vs {reference or '–'}", "num"), Column("cs", "CS", "stat"),
+               Column("delta", f"Δ steps vs {reference or '–'}", "stat"), Column("cs", "CS", "stat"),
                Column("prompt_tokens", "Prompt tokens", "stat", 0)]
     paper, cells = _paper_column(results, ("steps", "ss", "tr", "success"), "")
     rows = []
     for team, s in results.summaries.items():
-        steps = s.mean_of("steps")
-        delta = None if steps is None or ref_steps is None else steps - ref_steps
+        delta = paired_delta(results.teams[team], ref_rows, "steps") if ref_rows else None
         rows.append({"team": team, "description": results.description(team), "success": s.stats["success"],
                      "steps": s.stats["steps"], "delta": delta,
                      "cs": s.stats["communication_steps"], "prompt_tokens": s.stats["prompt_tokens"],
@@ -241,7 +243,8 @@ def cost_table(results: SuiteResults) -> Table:
                      "per_decision": s.stats["prompt_tokens_per_decision"],
                      "invalid_answers": s.stats["invalid_answers"], "wall": s.stats["wall_time_s"], "errors": s.errors})
     return Table("cost", f"{results.name}: cost per episode", columns, rows,
-                 "Per episode, all agents together. A decision is one high-level plan chosen (a `plan` event).")
+                 "Per episode, all agents together: means with their 95% bootstrap intervals over the runs and n "
+                 "(docs/evals.md). A decision is one high-level plan chosen (a `plan` event).")
 
 
 def suite_tables(results: SuiteResults) -> list[Table]:
@@ -301,6 +304,7 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
     files: list[str] = []
     sections = ["# Evaluation report", "", f"Result store: `{folder}`", ""]
     all_rows = []
+    tables: list[dict[str, Any]] = []
     for result in results:
         sections += [f"## {result.name}", ""]
         if result.suite is not None and result.suite.description:
@@ -309,6 +313,7 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
             sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
         for table in suite_tables(result):
             sections.append(table.markdown())
+            tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
             path.write_text(table.csv(), encoding="utf-8")
             files.append(str(path))
@@ -330,4 +335,4 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
     report.write_text("\n".join(sections), encoding="utf-8")
     files.insert(0, str(report))
     teams = [s.as_dict() for r in results for s in r.summaries.values()]
-    return {"store": str(folder), "report": str(report), "files": files, "teams": teams}
+    return {"store": str(folder), "report": str(report), "files": files, "teams": teams, "tables": tables}

@@ -45,8 +45,9 @@ def capture_tables(results: SuiteResults) -> list[Table]:
             row[f"team{i}"] = stat(here, "turns_to_capture") if here else None
         rows.append(row)
     per_start = Table("capture", f"{results.name}: turns to capture per start", columns, rows,
-                      "Mean turns to capture over seeds × repeats (30, the horizon, when the thief got away); "
-                      "fewer is better. test/0 is the reference's start. " + NO_PAPER)
+                      "Mean turns to capture over seeds × repeats (30, the horizon, when the thief got away), "
+                      "with its 95% bootstrap interval and n (docs/evals.md); fewer is better. test/0 is the "
+                      "reference's start. " + NO_PAPER)
     return [per_start, _team_table(results, "capture-teams", "capture rate and turns",
                                    [("success", "Capture rate", 2), ("turns_to_capture", "Turns to capture", 1)])]
 
@@ -61,7 +62,8 @@ def escape_tables(results: SuiteResults) -> list[Table]:
     table.columns.insert(5, Column("turns_escaped", "Turns (escapes)", "stat"))
     for row in table.rows:
         row["turns_escaped"] = stat(escaped_only[row["team"]], "turns")
-    table.legend = ("Over every game of the team (episodes = seeds of the killer's wandering). Turns: mean over "
+    table.legend = ("Over every game of the team (episodes = seeds of the killer's wandering): means with their 95% "
+                    "bootstrap intervals and n (docs/evals.md). Turns: mean over "
                     "all games, as the reference averages them; Turns (escapes): over the escapes only. Neither "
                     "escaped nor caught: the suite's turn cap ended the game. " + NO_PAPER)
     return [table]
@@ -78,7 +80,8 @@ def _team_table(results: SuiteResults, name: str, title: str, metrics: list[tupl
         row.update({key: stat(team_rows, key) for key, _, _ in metrics})
         rows.append(row)
     return Table(name, f"{results.name}: {title}", columns, rows,
-                 "Per game, both players together. Invalid answers: replies whose action was not in the list "
+                 "Per game, both players together: means with their 95% bootstrap intervals over the games and n "
+                 "(docs/evals.md). Invalid answers: replies whose action was not in the list "
                  "(the player waits that turn). " + NO_PAPER)
 
 

@@ -22,8 +22,10 @@ ASSIST = {"no_counter_door": "Gated Delivery", "soup_passing_door": "Locked"}
 #: The paper's names of the five classic layouts (tables 1-2).
 CLASSIC = {"cramped_room": "Cramped", "asymmetric_advantages": "Asymm", "coordination_ring": "Ring",
            "forced_coordination": "Forced", "counter_circuit_o_1order": "Counter"}
-LEGEND = ("Ours: mean score over the stored runs (20 points per soup served in 400 ticks); `± x` is the std over "
-          "seeds × repeats, `[a–b]` the range when there is one replicate. Columns headed *paper* are the numbers "
+LEGEND = ("Ours: mean score over the stored runs (20 points per soup served in 400 ticks), its 95% bootstrap "
+          "interval over the runs (seeds × repeats) and n (docs/evals.md, Reading a cell); `deterministic`: the "
+          "runs said their replicates are copies, so they count once per seed (one seed: no interval). Columns "
+          "headed *paper* are the numbers "
           "LLM-Co reports (GPT-4; PPO/PBT self-play: mean of 100 runs ± std over 5 seeds), for orientation only. "
           "Our partner is the scripted greedy cook, not the paper's RL or BC agents.")
 

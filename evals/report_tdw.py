@@ -1,5 +1,6 @@
 """The TDW-MAT table of `coopgraph report`, shaped like CoELA's table 1: transport rate on the food episodes, the
-stuff episodes and all of them, with EI in parentheses, per team and perception.
+stuff episodes and all of them, each with its EI beside it, per team and perception; every figure with its 95%
+interval (the EI's paired, `comparisons.py`).
 
 EI is CoELA's: per episode, (TR_team - TR_ref) / max(TR_team, TR_ref), averaged over the episodes both ran; the
 reference is the suite's one-agent team with the same perception (else the suite's baseline). What CoELA reports
@@ -10,17 +11,20 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from coopgraph.evals.metrics import efficiency_improvement, mean, row_value
+from coopgraph.evals.comparisons import paired_improvement
+from coopgraph.evals.metrics import Stat, row_value, stat
 from coopgraph.evals.suite import Reference
 from coopgraph.evals.tables import Column, Table
 
 if TYPE_CHECKING:
     from coopgraph.evals.report import SuiteResults
 
-LEGEND = ("Ours: mean transport rate (targets at the bed / targets) over the stored runs, per task and in total; "
-          "EI in parentheses against the one-agent team with the same perception, averaged per episode as CoELA "
-          "does. TR bound: the admissible upper bound of envs/baselines/tdw_oracle.py for the team's size. Columns "
-          "headed *paper* are CoELA's numbers (TDW, test split), for orientation only.")
+LEGEND = ("Ours: mean transport rate (targets at the bed / targets) over the stored runs, per task and in total, "
+          "with its 95% bootstrap interval over episodes × replicates and n (docs/evals.md, Reading a cell); EI "
+          "beside each against the one-agent team with the same perception, averaged per episode as CoELA does, its "
+          "interval paired over the runs both teams share. TR bound: the admissible upper bound of "
+          "envs/baselines/tdw_oracle.py for the team's size. Columns headed *paper* are CoELA's numbers (TDW, test "
+          "split), for orientation only.")
 
 
 def is_tdw(results: SuiteResults) -> bool:
@@ -38,12 +42,12 @@ def _is_food(row: dict[str, Any]) -> bool:
     return bool(row_value(row, "task_food"))
 
 
-def _cell(rows: list[dict[str, Any]], reference: list[dict[str, Any]] | None) -> str | None:
-    rate = mean(row_value(r, "transport_rate") for r in rows)
-    if rate is None:
-        return None
-    ei = efficiency_improvement(rows, reference, "transport_rate") if reference else None
-    return f"{rate:.2f}" + (f" ({ei * 100:.0f}%)" if ei is not None else "")
+def _cells(rows: list[dict[str, Any]], reference: list[dict[str, Any]] | None) -> tuple[Stat | None, Stat | None]:
+    """The transport rate of `rows` and its EI against the reference's rows (None when there is nothing)."""
+    rate = stat(rows, "transport_rate")
+    if rate.mean is None:
+        return None, None
+    return rate, paired_improvement(rows, reference, "transport_rate") if reference else None
 
 
 def _reference_team(results: SuiteResults, team: str) -> str | None:
@@ -73,9 +77,11 @@ def _paper(refs: list[Reference]) -> str | None:
 def coela_table(results: SuiteResults) -> Table:
     """Rows: teams; columns: perception, TR food / stuff / total (EI), the bound, frames, then the paper."""
     columns = [Column("team", "Team", "text"), Column("perception", "Perception", "text"),
-               Column("episodes", "Runs", "num", 0), Column("food", "Food", "text"), Column("stuff", "Stuff", "text"),
-               Column("total", "Total", "text"), Column("bound", "TR bound", "num", 2),
-               Column("frames", "Frames", "num", 0), Column("paper", "paper: TR % food / stuff / total (EI)", "text")]
+               Column("episodes", "Runs", "num", 0)]
+    for key, title in (("food", "Food"), ("stuff", "Stuff"), ("total", "Total")):
+        columns += [Column(key, title, "stat", 2), Column(f"{key}_ei", f"EI {title.lower()}", "stat_signed_pct")]
+    columns += [Column("bound", "TR bound", "stat", 2), Column("frames", "Frames", "stat", 0),
+                Column("paper", "paper: TR % food / stuff / total (EI)", "text")]
     rows = []
     for team, team_rows in results.teams.items():
         reference = _reference_team(results, team)
@@ -85,10 +91,10 @@ def coela_table(results: SuiteResults) -> Table:
         for key, pick in (("food", True), ("stuff", False)):
             subset = [r for r in team_rows if _is_food(r) == pick]
             ref_subset = [r for r in ref_rows or [] if _is_food(r) == pick]
-            row[key] = _cell(subset, ref_subset or None)
-        row["total"] = _cell(team_rows, ref_rows)
-        row["bound"] = mean(row_value(r, "tr_bound") for r in team_rows)
-        row["frames"] = mean(row_value(r, "frames") for r in team_rows)
+            row[key], row[f"{key}_ei"] = _cells(subset, ref_subset or None)
+        row["total"], row["total_ei"] = _cells(team_rows, ref_rows)
+        row["bound"] = stat(team_rows, "tr_bound")
+        row["frames"] = stat(team_rows, "frames")
         row["paper"] = _paper(results.references(team))
         rows.append(row)
     title = f"{results.name}: transport rate (EI) — CoELA table 1 layout"

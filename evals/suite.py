@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from coopgraph.graphs.yaml_source import YamlProblem, decode_text, load_source
+from coopgraph.graphs.yaml_source import SourceDoc, YamlProblem, decode_text, load_source
 
 SUITES_DIR = Path(__file__).parent / "suites"
 
@@ -200,6 +200,9 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
             errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None,
                                      f"{field}: {err['msg']}"))
         raise SuiteInvalid(errors) from None
+    unknown = unknown_names(suite, doc, file)
+    if unknown:
+        raise SuiteInvalid(unknown)
     try:
         suite.episode_ids()
     except ValueError as exc:
@@ -207,6 +210,33 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
         raise SuiteInvalid([SuiteError(file, mark.line if mark else None, mark.column if mark else None,
                                        f"episodes: {exc}")]) from None
     return suite
+
+
+def unknown_names(suite: Suite, doc: SourceDoc, file: str) -> list[SuiteError]:
+    """The world and LLM settings the suite names that do not exist, each with its line and what does exist: an
+    evaluation refused here writes nothing, where one started would fail every job."""
+    from coopgraph import envs
+    from coopgraph.llm.settings import parse_setting
+
+    errors: list[SuiteError] = []
+
+    def at(loc: tuple[str | int, ...], message: str) -> None:
+        mark = doc.mark_for(loc)
+        errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None, message))
+
+    if suite.environment.name not in envs.registered():
+        at(("environment", "name"), f"environment.name: unknown world {suite.environment.name!r}; worlds: "
+           f"{', '.join(envs.registered())}")
+    settings: list[tuple[tuple[str | int, ...], str]] = [(("llm",), suite.llm)]
+    for t, team in enumerate(suite.teams):
+        settings += [(("teams", t, "members", m, "llm"), member.llm) for m, member in enumerate(team.members)
+                     if member.llm is not None]
+    for loc, setting in settings:
+        try:
+            parse_setting(setting)
+        except ValueError as exc:  # LLMSettingError names every setting that exists
+            at(loc, f"{'.'.join(map(str, loc))}: {exc}")
+    return errors
 
 
 def load_suite(ref: str | Path) -> tuple[Suite, Path, str]:

@@ -1,4 +1,5 @@
-"""Tables as data, written as markdown (means with spread in one cell) and CSV (numbers in their own columns).
+"""Tables as data, written as markdown (a mean, its 95% interval and n in one cell), CSV (numbers in their own
+columns) and JSON (`report --json`: `mean`, `ci95` and `n` per cell).
 
 Keeping the table shape apart from its formatting lets the report build each paper-style table once and
 write it twice without the two drifting apart.
@@ -13,7 +14,7 @@ from typing import Any, Literal
 
 from coopgraph.evals.metrics import Stat
 
-Format = Literal["text", "num", "pct", "signed_pct", "stat", "stat_pct"]
+Format = Literal["text", "num", "pct", "signed_pct", "stat", "stat_pct", "stat_signed_pct"]
 
 
 @dataclass
@@ -49,19 +50,43 @@ class Table:
         writer = csv.writer(buffer)
         header: list[str] = []
         for c in self.columns:
-            header += [c.key, f"{c.key}_std", f"{c.key}_min", f"{c.key}_max"] if c.fmt.startswith("stat") else [c.key]
+            header += [c.key, *(f"{c.key}_{part}" for part in STAT_PARTS)] if _is_stat(c) else [c.key]
         writer.writerow(header)
         for row in self.rows:
             cells: list[Any] = []
             for c in self.columns:
                 value = row.get(c.key)
-                if c.fmt.startswith("stat"):
+                if _is_stat(c):
                     s = value if isinstance(value, Stat) else Stat(None)
-                    cells += [_raw(s.mean), _raw(s.std), _raw(s.low), _raw(s.high)]
+                    low, high = s.ci95 or (None, None)
+                    cells += [_raw(v) for v in (s.mean, s.std, s.low, s.high, low, high, s.n if s.mean is not None
+                                                else None)]
                 else:
                     cells.append(_raw(value))
             writer.writerow(cells)
         return buffer.getvalue()
+
+    def as_json(self) -> dict[str, Any]:
+        """The table for `report --json`: column titles by key, and rows whose metric cells are `Stat.cell()`."""
+        rows = [{c.key: _json_cell(row.get(c.key), c) for c in self.columns} for row in self.rows]
+        return {"name": self.name, "title": self.title, "columns": {c.key: c.title for c in self.columns},
+                "rows": rows}
+
+
+#: A stat column's CSV columns after its mean: std and range over replicates, the 95% interval, n.
+STAT_PARTS = ("std", "min", "max", "ci95_low", "ci95_high", "n")
+
+
+def _is_stat(column: Column) -> bool:
+    return column.fmt.startswith("stat")
+
+
+def _json_cell(value: Any, column: Column) -> Any:
+    if isinstance(value, Stat):
+        return value.cell()
+    if _is_stat(column) and value is not None:  # a bare number: its runs are not known
+        return {"mean": float(value), "ci95": None, "n": None, "deterministic": None}
+    return value
 
 
 def _raw(value: Any) -> Any:
@@ -76,24 +101,33 @@ def _number(value: float, digits: int, pct: bool) -> str:
     return f"{value * 100:.0f}%" if pct else f"{value:,.{digits}f}"
 
 
+def _signed_pct(value: float) -> str:
+    return f"{'↑' if value >= 0 else '↓'}{abs(value) * 100:.0f}%"
+
+
+def stat_text(s: Stat, digits: int = 1, fmt: Format = "stat") -> str:
+    """`68.9 [61.2, 77.0] (n=10)`: the mean, its 95% interval, the runs; `(n=1)` alone when there is nothing to
+    resample, and `deterministic` when every run said its replicates are copies."""
+    if s.mean is None:
+        return "–"
+    if fmt == "stat_signed_pct":
+        text, bound = _signed_pct(s.mean), _signed_pct
+    else:
+        pct = fmt == "stat_pct"
+        text, bound = _number(s.mean, digits, pct), (lambda v: _number(v, digits, pct))
+    tags = f"n={s.n}" + (", deterministic" if s.deterministic else "")
+    if s.ci95 is None:
+        return f"{text} ({tags})"
+    return f"{text} [{bound(s.ci95[0])}, {bound(s.ci95[1])}] ({tags})"
+
+
 def _md_cell(value: Any, column: Column) -> str:
     if value is None:
         return "–"
     if column.fmt == "text":
         return str(value).replace("|", "\\|")
-    if column.fmt in ("stat", "stat_pct"):
-        s = value if isinstance(value, Stat) else Stat(float(value))
-        if s.mean is None:
-            return "–"
-        pct = column.fmt == "stat_pct"
-        text = _number(s.mean, column.digits, pct)
-        if s.std is not None:
-            return f"{text} ± {_number(s.std, column.digits, pct)}"
-        if s.low is not None and s.high is not None and s.high > s.low:
-            return f"{text} [{_number(s.low, column.digits, pct)}–{_number(s.high, column.digits, pct)}]"
-        return text
-    if column.fmt == "pct":
-        return _number(float(value), column.digits, True)
-    if column.fmt == "signed_pct":
-        return f"{'↑' if value >= 0 else '↓'}{abs(value) * 100:.0f}%"
-    return _number(float(value), column.digits, False)
+    if _is_stat(column) and isinstance(value, Stat):
+        return stat_text(value, column.digits, column.fmt)
+    if column.fmt in ("stat_signed_pct", "signed_pct"):
+        return _signed_pct(value)
+    return _number(float(value), column.digits, column.fmt in ("pct", "stat_pct"))

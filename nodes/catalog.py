@@ -97,7 +97,10 @@ def markdown() -> str:
         "`program`. `requires` lists the world capabilities it reads the belief through; `coopgraph graph",
         "validate SPEC --env WORLD` refuses a spec whose world lacks one (E310). Every key a node or router",
         "reads must be written before it on each path (E308), by a node, the runner or the spec's `inputs:`,",
-        "unless it is marked optional (`optional_reads=...`): the entry copes without it.",
+        "unless it is marked optional (`optional_reads=...`): the entry copes without it. An LLM node names",
+        "what it hands its template (`template_vars=...`, and the step's facts unless `template_facts=False`),",
+        "and a node that writes `facts` the keys it adds (`adds_facts=...`); a template that reads a variable",
+        "its node never hands it is refused at load time (E312).",
         "",
         "**Declare the keys it writes.** There is no central state type: each key a node writes is a",
         "`StateKey` declared in its family's module, `key(name, type, reducer=None, start=None, doc=...)` for",
@@ -137,6 +140,14 @@ def markdown() -> str:
         lines.append(f"- writes: {writes_text(info.keys)}")
         if info.uses_llm:
             lines.append(f"- LLM node: prompt `{info.prompt}`, program `{info.program.__name__}`")
+            handed = [*(["the facts"] if info.template_facts else []), *(f"`{k}`" for k in info.template_vars)]
+            adapter = ", ".join(f"`{k}`" for k in info.template_adds)
+            lines.append(f"- hands its template: {', '.join(handed) or 'nothing'} (and the adapter's {adapter})")
+        if "facts" in info.writes:
+            added = info.facts_added(info.params())
+            keys = "any (undeclared)" if added is None else ", ".join(f"`{k}`" for k in sorted(added)) or "none"
+            default = " with its default params" if callable(info.adds_facts) else ""
+            lines.append(f"- adds to the facts: {keys}{default}")
         params = _params(info.params)
         if params:
             lines += ["", "| param | type | default | meaning |", "| --- | --- | --- | --- |", *params]

@@ -173,7 +173,8 @@ def phrase(ctx: NodeContext[SpeakParams], obs: Observation, content: str, case: 
 
 
 @node("dialogue.speak", reads=("observation",), writes=(ACTION, REVECA, EPISODIC), params=SpeakParams,
-      prompt="dialogue/phrase", program=TextProgram, requires={"objects", "goals", "rooms", "partners"})
+      prompt="dialogue/phrase", program=TextProgram, requires={"objects", "goals", "rooms", "partners"},
+      template_facts=False, template_vars=("agent_name", "partner_names", "goal", "case", "content"))
 def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any]:
     """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
 

@@ -41,7 +41,15 @@ def _progress(belief: Belief, params: RetrieveParams) -> str:
     return belief.progress_text(include_all=params.all_objects)
 
 
-@node("memory.retrieve", reads=("observation",), writes=(FACTS,), params=RetrieveParams)
+#: The facts `memory.retrieve` gives every step (`recalled` too, when a vector store recalls anything).
+RETRIEVED = ("agent_name", "partner_names", "goal", "progress", "dialogue", "previous_actions", "step", "max_steps")
+
+
+def _retrieved(params: RetrieveParams) -> tuple[str, ...]:
+    return (*RETRIEVED, "action_texts") if params.action_texts else RETRIEVED
+
+
+@node("memory.retrieve", reads=("observation",), writes=(FACTS,), params=RetrieveParams, adds_facts=_retrieved)
 def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[str, Any]:
     """Gather template variables from semantic, episodic and (optionally) vector memory."""
     obs = state["observation"]
@@ -69,7 +77,7 @@ def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[st
     return {"facts": facts}
 
 
-@node("memory.layout", reads=("facts",), writes=(FACTS,), requires={"layout"})
+@node("memory.layout", reads=("facts",), writes=(FACTS,), requires={"layout"}, adds_facts=("layout",))
 def layout(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the world's fixed map facts (`layout`) to the facts, in the labels its state text uses.
 
@@ -82,7 +90,7 @@ def layout(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
 
 
 @node("memory.focus", reads=("facts", "observation", "reveca"), writes=(FACTS,), params=FocusParams,
-      requires=NEEDS | {"spatial"})
+      requires=NEEDS | {"spatial"}, adds_facts=("self_text", "known", "partners", "dialogue_lines"))
 def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
     """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
 

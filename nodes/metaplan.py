@@ -190,6 +190,7 @@ class DesignParams(TextParams):
     writes=(META_PLAN, UTTERANCE, CONSENSUS, DISCUSSION_ROUND, INVALID, CAPO),
     params=DesignParams,
     prompt="metaplan/design",
+    template_vars=("team", "mode", "meta_plan", "feedback", "progress_updates", "words_per_line"),
     program=MetaPlanProgram,
 )
 def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, Any]:
@@ -233,6 +234,7 @@ class EvaluateParams(ChoiceParams):
     writes=(FEEDBACK, CONSENSUS, UTTERANCE, INVALID, CAPO),
     params=EvaluateParams,
     prompt="metaplan/evaluate",
+    template_vars=("designer", "meta_plan", "round", "rounds", "my_progress"),
     program=VerdictProgram,
 )
 def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[str, Any]:
@@ -278,6 +280,7 @@ class CheckParams(ChoiceParams):
     writes=(DISCUSSION_TURN, INVALID, CAPO),
     params=CheckParams,
     prompt="metaplan/check",
+    template_vars=("team", "meta_plan", "progress_updates"),
     program=FitProgram,
 )
 def check(state: dict[str, Any], ctx: NodeContext[CheckParams]) -> dict[str, Any]:
@@ -338,7 +341,8 @@ def _without_discussion(facts: dict[str, Any], memory: AgentMemory) -> dict[str,
     return facts
 
 
-@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=(FACTS,))
+@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=(FACTS,),
+      adds_facts=("dialogue", "previous_actions", "meta_plan", "my_part", "plan_status"))
 def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees.
 

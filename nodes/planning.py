@@ -73,7 +73,8 @@ def without_claimed(options: list[Affordance]) -> list[Affordance]:
 
 
 @node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
-      writes=(ACTIONS, OPTIONS, FACTS), params=ListParams)
+      writes=(ACTIONS, OPTIONS, FACTS), params=ListParams,
+      adds_facts=lambda params: ("option_notes",) if params.distances else ())
 def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
@@ -98,6 +99,7 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     reads=("options", "facts", "observation"),
     writes=(CANDIDATES, ACTIONS, OPTIONS, FACTS, REVECA),
     params=CandidateParams,
+    adds_facts=("option_notes",),
     requires={"objects", "rooms", "spatial", "partners", "observed_actions"},
 )
 def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
@@ -128,7 +130,7 @@ def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) ->
 
 
 @node("planning.shortlist", reads=("options", "facts"), writes=(ACTIONS, OPTIONS, FACTS),
-      params=ShortlistParams, requires={"objects"})
+      params=ShortlistParams, requires={"objects"}, adds_facts=("option_notes",))
 def shortlist_actions(state: dict[str, Any], ctx: NodeContext[ShortlistParams]) -> dict[str, Any]:
     """Keep the nearest few options of each group, grouped, each noted with its distance and any partner claim
     (in the facts' `option_notes`, keyed by the option's text so the note follows its option)."""

@@ -8,6 +8,7 @@ read one source of truth.
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +16,9 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict
 
 from coopgraph.nodes.state import CHANNELS, RUNNER_KEYS, StateKey
+
+#: The keys a node adds to the facts: fixed, or read from its params (a key some params turn on).
+FactKeys = tuple[str, ...] | Callable[[Any], Iterable[str]]
 
 
 class NoParams(BaseModel):
@@ -38,7 +42,24 @@ class NodeInfo:
     prompt: str | None = None  # default template; a spec's `prompt:` overrides it
     program: type | None = None  # the dspy.Module class an LLM node runs
     requires: frozenset[str] = frozenset()  # capabilities of a world's kit it needs (envs/capabilities.py)
+    template_vars: tuple[str, ...] = ()  # what an LLM node hands its template besides the facts and the adapter's
+    template_facts: bool = True  # whether the step's `facts` go into its template's variables too
+    adds_facts: FactKeys | None = None  # a node writing `facts`: the keys it adds (None: any, unknown)
     keys: tuple[StateKey, ...] = ()  # the declaration (type, reducer) of each key in `writes`, same order
+
+    @property
+    def template_adds(self) -> tuple[str, ...]:
+        """What the adapter puts in the node's template variables itself: `instructions`, and for a choice (a
+        program asked with options) the `options`."""
+        forward = getattr(self.program, "forward", None)
+        choice = forward is not None and "options" in inspect.signature(forward).parameters
+        return ("instructions", "options") if choice else ("instructions",)
+
+    def facts_added(self, params: BaseModel) -> frozenset[str] | None:
+        """The keys this node adds to the facts with these params; None when it does not say (any key)."""
+        if self.adds_facts is None:
+            return None
+        return frozenset(self.adds_facts(params) if callable(self.adds_facts) else self.adds_facts)
 
 
 @dataclass(frozen=True)
@@ -119,6 +140,9 @@ def node(
     prompt: str | None = None,
     program: type | None = None,
     requires: Iterable[str] = (),
+    template_vars: tuple[str, ...] = (),
+    template_facts: bool = True,
+    adds_facts: FactKeys | None = None,
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
 
@@ -128,6 +152,12 @@ def node(
     a typed declaration of it (a runner key or channel by that name is that declaration); two declarations of
     one key with different types or reducers in one spec are refused at load (E316). A channel the node
     changes (the belief, the running plan, a family's record) is returned like any key.
+
+    An LLM node declares what it hands its template: the step's facts (unless `template_facts` is False) and
+    `template_vars`; a node that writes `facts` declares the keys it adds (`adds_facts`, fixed or read from its
+    params). The loader compares them with the variables each template reads, so a template that needs a value
+    its node never hands it is refused before a run (E312) instead of failing mid-episode.
+
     Every key in `reads` must be written before the node runs (by a node upstream, the runner or the spec's
     `inputs:`; checked at load time, E308) unless it is also in `optional_reads`, the keys the node does
     without. Giving `program` (a dspy.Module class) marks the node as an LLM node whose prompt is `prompt`.
@@ -141,7 +171,8 @@ def node(
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
         info = NodeInfo(name, fn, tuple(reads), tuple(k.name for k in keys), tuple(optional_reads), params,
-                        program is not None, doc, prompt, program, needs, keys)
+                        program is not None, doc, prompt, program, needs, tuple(template_vars), template_facts,
+                        adds_facts, keys)
         NODES.add(name, info)
         return fn
 

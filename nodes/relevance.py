@@ -170,6 +170,8 @@ def _store(ctx: NodeContext[ScoreParams], text: str, *, kind: str, step: int, le
     params=ScoreParams,
     prompt="relevance/score",
     program=RatingProgram,
+    template_facts=False,
+    template_vars=("goal", "agent_name", "levels", "items"),
     requires=NEEDS,
 )
 def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any]:

@@ -167,6 +167,8 @@ def _in_scope(belief: Belief, plan: Affordance, params: ValidationParams) -> boo
     params=ValidationParams,
     prompt="validation/scenario",
     program=ScenarioProgram,
+    template_facts=False,
+    template_vars=("goal", "agent_name", "target", "evidence"),
     requires=NEEDS | {"spatial"},
 )
 def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dict[str, Any]:

@@ -21,10 +21,12 @@ if TYPE_CHECKING:  # the LLM stack is imported when a model is built, never by c
     from coopgraph.llm.client import CoopLM
     from coopgraph.llm.constraints import Backend
     from coopgraph.llm.interface import ChatLM
-    from coopgraph.llm.layers.call_limit import CallLimit
+    from coopgraph.llm.layers.circuit import Circuit
     from coopgraph.llm.layers.deadline import Deadline
+    from coopgraph.llm.layers.retry import Retry
     from coopgraph.llm.layers.tracing import Tracing
     from coopgraph.llm.layers.usage import UsageCounter
+    from coopgraph.llm.resilience import Resilience, ServerWatch
 
 __all__ = ["OFFLINE_ENV", "LMStack", "apply_offline_env", "build_stack", "chat_model_for", "default_cache_path",
            "make_lm"]
@@ -36,9 +38,10 @@ def default_cache_path() -> Path:
 
 
 def chat_model_for(settings: LLMSettings, *, cache: Any = None, slot: int = 0) -> ChatOpenAI:
-    """A ChatOpenAI pointed at the right server; the setting's `timeout_s` bounds each request and `max_retries`
-    its transport retries (the openai client's backoff), so a silent server costs at most
-    timeout_s x (max_retries + 1) per call. `slot` picks one of the embedded model's servers (`settings.slots`)."""
+    """A ChatOpenAI pointed at the right server; the setting's `timeout_s` bounds each request. The openai client
+    retries nothing: the stack's `Retry` layer does, so that each retry can be announced and bounded by the
+    decision's deadline and the server's circuit. `slot` picks one of the embedded model's servers
+    (`settings.slots`)."""
     from langchain_openai import ChatOpenAI
     from pydantic import SecretStr
 
@@ -59,7 +62,7 @@ def chat_model_for(settings: LLMSettings, *, cache: Any = None, slot: int = 0) -
         temperature=settings.temperature,
         seed=settings.seed,
         timeout=settings.timeout_s,
-        max_retries=settings.max_retries,
+        max_retries=0,
         cache=cache,
     )
 
@@ -71,8 +74,9 @@ class LMStack:
     top: ChatLM
     tracing: Tracing
     usage: UsageCounter
-    call_limit: CallLimit
+    retry: Retry
     deadline: Deadline
+    circuit: Circuit
 
 
 def build_stack(
@@ -83,38 +87,50 @@ def build_stack(
     tracer: Any = None,
     lazy_grammar: bool = False,
     decision_deadline_s: float | None = None,
-    max_failures: int | None = None,
+    resilience: Resilience | None = None,
+    watch: ServerWatch | None = None,
     turn: Callable[[], AbstractContextManager[None]] | None = None,
     seed: int | None = None,
 ) -> LMStack:
     """The wrappers around one chat model, always in this order (outermost first):
 
-    tracing > usage > call limit > deadline > [lazy grammar] > response-cache keys > [turns] > transport.
+    tracing > usage > retry > deadline > [lazy grammar] > circuit > response-cache keys > [turns] > transport.
 
-    Tracing and usage see each node call once, however many requests lazy grammar made for it; a refused call is
-    traced and counted as an error; the call limit counts whole calls; the deadline only answers `stop_reason`
-    (after the call limit's own reason); the cache layer notes the entry each request read or wrote; the transport
-    sends `seed` (the agent's model seed) with every request."""
-    from coopgraph.llm.layers.call_limit import CallLimit
+    Tracing and usage see each node call once, however many requests retries and lazy grammar made for it; a
+    refused call is traced and counted as an error; the retry layer asks the deadline and the circuit (through
+    `stop_reason`) before each retry; the circuit sees every request on its own; the cache layer notes the entry
+    each request read or wrote; the transport sends `seed` (the agent's model seed)
+    with every request. `watch` is the server's shared circuit and announcements (a new one when None)."""
+    from coopgraph.llm.layers.circuit import Circuit
     from coopgraph.llm.layers.deadline import Deadline
     from coopgraph.llm.layers.lazy_grammar import LazyGrammar
     from coopgraph.llm.layers.response_cache import ResponseCacheKeys
+    from coopgraph.llm.layers.retry import Retry
     from coopgraph.llm.layers.tracing import Tracing
     from coopgraph.llm.layers.transport import ChatModelTransport
     from coopgraph.llm.layers.turns import TakeTurns
     from coopgraph.llm.layers.usage import UsageCounter
+    from coopgraph.llm.resilience import Resilience, ServerWatch
 
+    resilience = resilience or Resilience()
+    watch = watch or ServerWatch(server_name(chat_model), resilience)
     sender: ChatLM = ChatModelTransport(chat_model, backend, seed)
     if turn is not None:
         sender = TakeTurns(sender, turn)
-    inner: ChatLM = ResponseCacheKeys(sender, chat_model)
-    if lazy_grammar:
-        inner = LazyGrammar(inner)
+    circuit = Circuit(ResponseCacheKeys(sender, chat_model), watch.breaker)
+    inner: ChatLM = LazyGrammar(circuit) if lazy_grammar else circuit
     deadline = Deadline(inner, decision_deadline_s)
-    call_limit = CallLimit(deadline, max_failures)
-    usage = UsageCounter(call_limit)
+    retry = Retry(deadline, watch.announcer, max_retries=resilience.max_retries,
+                  first_wait_s=resilience.retry_wait_s, max_wait_s=resilience.retry_max_wait_s)
+    usage = UsageCounter(retry)
     tracing = Tracing(usage, tracer, model=model, backend=backend)
-    return LMStack(top=tracing, tracing=tracing, usage=usage, call_limit=call_limit, deadline=deadline)
+    return LMStack(top=tracing, tracing=tracing, usage=usage, retry=retry, deadline=deadline, circuit=circuit)
+
+
+def server_name(chat_model: BaseChatModel) -> str:
+    """The base URL a chat model asks (ChatOpenAI's `openai_api_base`), else its class name (a fake's)."""
+    url = getattr(chat_model, "openai_api_base", None)
+    return url if isinstance(url, str) and url else type(chat_model).__name__
 
 
 def weights_identity(settings: LLMSettings) -> str:
@@ -132,6 +148,7 @@ def make_lm(
     """`make_lm("local")`, `make_lm("openai:gpt-4o-mini")`...; responses cached on disk unless cache=False."""
     from coopgraph.llm.cache import SQLiteResponseCache
     from coopgraph.llm.client import CoopLM
+    from coopgraph.llm.resilience import Resilience
 
     apply_offline_env()
     settings = setting if isinstance(setting, LLMSettings) else parse_setting(setting)
@@ -150,7 +167,7 @@ def make_lm(
             members = member_chat_models(settings, chat, store)
     return CoopLM(chat, backend=settings.backend, model=settings.model, tracer=tracer, settings=settings.public(),
                   lazy_grammar=lazy, decision_deadline_s=settings.decision_deadline_s,
-                  max_failures=settings.max_failures, turn=turn, member_chat_models=members)
+                  resilience=Resilience.from_settings(settings), turn=turn, member_chat_models=members)
 
 
 def member_chat_models(settings: LLMSettings, first: ChatOpenAI, store: Any) -> Callable[[int], ChatOpenAI]:

@@ -45,13 +45,25 @@ class LLMSettings(BaseModel):
     seed: int = 0
     timeout_s: float = Field(default=120.0, gt=0, description="longest wait for one request to the server")
     max_retries: int = Field(
-        default=1, ge=0, le=10, description="transport retries of one request (connection errors, timeouts, 5xx)")
+        default=2, ge=0, le=10, description="retries of one request after a time-out, a dropped connection, a 429, a "
+        "5xx or an unreadable reply, with exponential backoff and jitter (a 429 waits what its Retry-After asks)")
+    retry_wait_s: float = Field(
+        default=0.5, ge=0, description="the first retry waits a random time up to this; the window doubles with "
+        "each retry of the same call")
+    retry_max_wait_s: float = Field(
+        default=20.0, ge=0, description="the longest wait before one retry; a 429 asking for longer fails the call "
+        "at once")
     decision_deadline_s: float = Field(
-        default=300.0, gt=0, description="a node starts no new attempt at one decision after this long; it then "
-        "takes its declared fallback")
+        default=300.0, gt=0, description="a node starts no new attempt at one decision after this long, and no "
+        "retry waits past it; it then takes its declared fallback")
     max_failures: int = Field(
-        default=2, ge=1, le=100, description="consecutive failed calls after which this run's LM stops asking the "
-        "server: every later call fails at once (counted), so nodes take their fallback without waiting")
+        default=2, ge=1, le=100, description="requests in a row that timed out or found no server before the "
+        "server's circuit opens: calls then fail at once (counted) and nodes take their fallbacks without waiting")
+    circuit_cooldown_s: float = Field(
+        default=30.0, gt=0, description="how long an open circuit fails calls at once before one probe request; an "
+        "answer closes it, a failed probe opens it again for twice as long")
+    circuit_max_cooldown_s: float = Field(
+        default=600.0, gt=0, description="the longest an open circuit waits between two probes")
     n_ctx: int = 4096
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
     spin_count: int = Field(
@@ -78,15 +90,19 @@ class LLMSettings(BaseModel):
 
 # How long to wait for a model and how often to try, from the environment (a run against a slow server).
 PATIENCE_ENV = {"timeout_s": "COOPGRAPH_LLM_TIMEOUT_S", "max_retries": "COOPGRAPH_LLM_MAX_RETRIES",
+                "retry_wait_s": "COOPGRAPH_LLM_RETRY_WAIT_S", "retry_max_wait_s": "COOPGRAPH_LLM_RETRY_MAX_WAIT_S",
                 "decision_deadline_s": "COOPGRAPH_LLM_DECISION_DEADLINE_S",
-                "max_failures": "COOPGRAPH_LLM_MAX_FAILURES"}
+                "max_failures": "COOPGRAPH_LLM_MAX_FAILURES",
+                "circuit_cooldown_s": "COOPGRAPH_LLM_CIRCUIT_COOLDOWN_S",
+                "circuit_max_cooldown_s": "COOPGRAPH_LLM_CIRCUIT_MAX_COOLDOWN_S"}
 
 
 def parse_setting(setting: str | None = None, **overrides: Any) -> LLMSettings:
     """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ...
 
-    The waiting knobs (`timeout_s`, `max_retries`, `decision_deadline_s`, `max_failures`) may also come from
-    `COOPGRAPH_LLM_TIMEOUT_S` and its siblings (`PATIENCE_ENV`); explicit overrides win.
+    The waiting knobs (`timeout_s`, `max_retries`, `retry_wait_s`, `retry_max_wait_s`, `decision_deadline_s`,
+    `max_failures`, `circuit_cooldown_s`, `circuit_max_cooldown_s`) may also come from `COOPGRAPH_LLM_TIMEOUT_S`
+    and its siblings (`PATIENCE_ENV`); explicit overrides win.
 
     `overrides` are typed `Any` on purpose: they may be any `LLMSettings` field, and an environment value is a
     string for a numeric field, so it is `LLMSettings` (pydantic) that checks and converts each one."""

@@ -105,4 +105,4 @@ def test_report_json_carries_the_capo_statistics_computed_from_each_episodes_tra
                                            "cs": rows[label]["communication_steps"],
                                            "cc": rows[label]["characters_per_message"]}
     text = Path(data["report"]).read_text(encoding="utf-8")
-    assert "CaPo tables 8 and 9 layout" in text and "| rounds=1 | 1 | 100% |" in text
+    assert "CaPo tables 8 and 9 layout" in text and "| rounds=1 | 1 | 100% (n=1) |" in text

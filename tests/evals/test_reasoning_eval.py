@@ -16,6 +16,7 @@ from coopgraph.evals.reasoning.questions import COLUMNS, Question, load_question
 from coopgraph.evals.reasoning.scoring import read_faithful, read_fixed
 from coopgraph.testing import scripted_lm
 from coopgraph.tracing import read_events
+from tests.evals.report_cells import check_cells
 
 SAMPLE = Path(__file__).resolve().parents[2] / "evals" / "reasoning" / "data" / "llmco_sample.csv"
 SHARED_SAMPLE = Path("/work/shared/data/llmco_tom/sample.csv")
@@ -192,7 +193,11 @@ def test_report_prints_accuracy_beside_chance(tmp_path: Path, monkeypatch: pytes
     report = runner.invoke(app, ["report", str(tmp_path)])
     assert report.exit_code == 0, report.output
     assert "accuracy per question type and game, beside chance" in report.stdout
-    assert "| EC | 6 | 83% ± 0% | 36% |" in report.stdout and "average steps" not in report.stdout
+    assert "| EC | 6 | 83% [58%, 100%] (n=12) | 36% |" in report.stdout and "average steps" not in report.stdout
+    data = json.loads(runner.invoke(app, ["report", str(tmp_path), "--json"]).stdout)
+    assert [t["name"] for t in data["tables"]] == ["accuracy", "cost"] and check_cells(data["tables"]) > 10
+    ec = next(r for r in data["tables"][0]["rows"] if r["group"] == "EC")
+    assert ec["n"] == 6 and ec["faithful"]["n"] == 12 and ec["faithful"]["ci95"][1] == 1.0
 
 
 def test_a_profile_that_gives_no_explanation_is_held_to_the_answer_line() -> None:

@@ -11,6 +11,7 @@ import pytest
 
 from coopgraph.evals.report import collect, write_report
 from coopgraph.evals.store import ResultStore
+from tests.evals.report_cells import check_cells
 
 SUITE = """\
 name: abl
@@ -66,7 +67,8 @@ def test_tables_use_the_current_configuration_and_label_the_paper_column(tmp_pat
     text = Path(data["report"]).read_text(encoding="utf-8")
     assert "CaPo table 3 layout" in text and "REVECA tables 1/3/4 layout" in text and "CoELA table 2 layout" in text
     assert "paper SS / TD / CS / CC (REVECA t.4)" in text and "SS 63.6 / TD 54.37 / CS 8.8 / CC 103.03" in text
-    assert "| w/o validation | no plan validation |" in text and "| 30.0 |" in text  # Δ steps vs the full model
+    assert "| w/o validation | no plan validation |" in text
+    assert "| 30.0 [30.0, 30.0] (n=4) |" in text  # Δ steps vs the full model: 30 more on every paired run
     assert "they are not our results" in text
     with open(tmp_path / "report" / "abl-reveca.csv", encoding="utf-8") as handle:
         rows = {r["team"]: r for r in csv.DictReader(handle)}
@@ -114,3 +116,70 @@ def test_planner_summaries_become_their_own_table(tmp_path: Path) -> None:
 def test_no_planner_table_without_summaries(tmp_path: Path) -> None:
     _store(tmp_path)
     assert "Planner quality" not in Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+
+
+def test_json_gives_every_metric_cell_an_interval_and_the_ablation_deltas_paired(tmp_path: Path) -> None:
+    _store(tmp_path)
+    data = write_report(tmp_path)
+    assert [t["name"] for t in data["tables"]] == ["efficiency", "reveca", "ablation", "cost"]
+    assert check_cells(data["tables"]) > 30
+    tables = {t["name"]: t for t in data["tables"]}
+    delta = {r["team"]: r["delta"] for r in tables["ablation"]["rows"]}
+    assert delta["w/o validation"] == {"mean": 30.0, "ci95": [30.0, 30.0], "n": 4, "deterministic": None,
+                                       "paired_by": "episode, seed, repeat"}
+    assert delta["full"]["ci95"] == [0.0, 0.0]  # the reference against itself
+    steps = tables["efficiency"]["rows"][0]["steps"]
+    assert steps["mean"] == 65 and steps["n"] == 4 and steps["ci95"][0] < 65 < steps["ci95"][1]
+    ei = tables["efficiency"]["rows"][1]["ei"]
+    assert ei["paired_by"] == "episode, seed, repeat" and ei["ci95"][1] < 0  # slower than the full model each time
+    teams = {t["team"]: t for t in data["teams"]}
+    assert teams["w/o validation"]["ei_interval"] == ei and teams["full"]["spread"]["steps"]["ci95"] == steps["ci95"]
+    with open(tmp_path / "report" / "abl-efficiency.csv", encoding="utf-8") as handle:
+        row = next(csv.DictReader(handle))
+    assert float(row["steps_ci95_low"]) == round(steps["ci95"][0], 4) and row["steps_n"] == "4"
+
+
+def test_a_comparison_suite_gives_ei_paired_intervals(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        store.save_suite("abl", "abl.yaml", SUITE.replace("kind: ablation", "kind: comparison\nbaseline: full"))
+        for seed, bump in ((0, 0), (1, 10)):
+            for episode, steps in (("test/0", 50), ("test/1", 70)):
+                store.record(_row("full", episode, seed, steps + bump))
+                store.record(_row("w/o validation", episode, seed, steps + bump + 25))
+    data = write_report(tmp_path)
+    assert [t["name"] for t in data["tables"]] == ["efficiency", "reveca", "cost"]
+    check_cells(data["tables"])
+    ei = data["tables"][0]["rows"][1]["ei"]
+    assert ei["n"] == 4 and ei["ci95"][0] <= ei["mean"] <= ei["ci95"][1] < 0
+
+
+def test_two_renders_of_one_store_are_the_same(tmp_path: Path) -> None:
+    _store(tmp_path)
+    first, second = write_report(tmp_path, tmp_path / "one"), write_report(tmp_path, tmp_path / "two")
+    assert Path(first["report"]).read_text(encoding="utf-8") == Path(second["report"]).read_text(encoding="utf-8")
+    assert first["tables"] == second["tables"]
+    for name in ("abl-ablation.csv", "abl-efficiency.csv"):
+        assert (tmp_path / "one" / name).read_bytes() == (tmp_path / "two" / name).read_bytes()
+
+
+def test_deterministic_replicates_are_said_to_be_so(tmp_path: Path) -> None:
+    with ResultStore(tmp_path) as store:
+        store.save_suite("abl", "abl.yaml", SUITE)
+        for seed in (0, 1):
+            for repeat in (0, 1, 2):
+                for team, steps in (("full", 50), ("w/o validation", 80)):
+                    row = _row(team, "test/0", seed, steps + seed, repeat=repeat)
+                    store.record(row | {"metrics": {"deterministic": True}, "run_id": f"{row['run_id']}{repeat}"})
+    data = write_report(tmp_path)
+    steps = data["tables"][0]["rows"][0]["steps"]
+    assert steps["n"] == 6 and steps["deterministic"] is True
+    assert steps["ci95"] == [50.0, 51.0]  # two (episode, seed) units, 50 and 51: the repeats are copies
+    text = Path(data["report"]).read_text(encoding="utf-8")
+    assert "| 50.5 [50.0, 51.0] (n=6, deterministic) |" in text
+    with ResultStore(tmp_path / "one") as store:
+        store.save_suite("abl", "abl.yaml", SUITE)
+        for repeat in (0, 1, 2):
+            row = _row("full", "test/0", 0, 50, repeat=repeat)
+            store.record(row | {"metrics": {"deterministic": True}, "run_id": f"r{repeat}"})
+    text = Path(write_report(tmp_path / "one")["report"]).read_text(encoding="utf-8")
+    assert "| 50.0 (n=3, deterministic) |" in text  # copies of one run: no spread to print

@@ -9,6 +9,7 @@ from typing import Any
 from coopgraph.evals.report import collect, write_report
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, load_suite
+from tests.evals.report_cells import check_cells
 
 
 def _row(team: str, members: list[str], episode: str, score: float, alice: float, seed: int = 0) -> dict[str, Any]:
@@ -34,13 +35,19 @@ def test_the_report_has_llmcos_tables_with_the_paper_columns_apart(tmp_path: Pat
     assert "LLM-Co table 1 layout" in page and "LLM-Co tables 3 and 4 layout" in page
     assert "| Layout | Greedy + Greedy | LLM-Co + LLM-Co | paper: PPO_SP (LLM-Co t.1) | paper: PBT (LLM-Co t.1) |" \
         " paper: LLM-Co (GPT-4) (LLM-Co t.1) |" in page
-    assert "| cramped_room (Cramped) | 200 | 120 | 198.8 ±4.06 | 216.9 ±1.31 | 220 ±0 |" in page
-    assert "| no_counter_door (Gated Delivery) | – | 40 |" in page
+    assert "| cramped_room (Cramped) | 200 (n=1) | 120 (n=1) | 198.8 ±4.06 | 216.9 ±1.31 | 220 ±0 |" in page
+    assert "| no_counter_door (Gated Delivery) | – | 40 (n=1) |" in page
     assert "paper: LLM-Co (GPT-4) helper (LLM-Co t.3)" in page and "240 t.4 says 220" in page
     assert "Average steps" not in page  # no steps-to-success tables for a world scored in points
     soups = next(line for line in page.splitlines() if line.startswith("| LLM-Co + LLM-Co | 2 |"))
-    assert soups.split(" | ")[2:6] == ["80 [40–120]", "4.0 [2.0–6.0]", "2.0", "2.0 [0.0–4.0]"]
+    assert soups.split(" | ")[2:6] == ["80 [40, 120] (n=2)", "4.0 [2.0, 6.0] (n=2)", "2.0 [2.0, 2.0] (n=2)",
+                                       "2.0 [0.0, 4.0] (n=2)"]
     assert any(f.endswith("overcooked-llmco-llmco-t1.csv") for f in report["files"])
+    assert [t["name"] for t in report["tables"]] == ["llmco-t1", "llmco-t34", "soups", "cost"]
+    assert check_cells(report["tables"]) > 20
+    cramped = report["tables"][0]["rows"][0]
+    assert cramped["team1"] == {"mean": 120.0, "ci95": None, "n": 1, "deterministic": None}
+    assert cramped["paper0"] == "198.8 ±4.06"  # the paper's columns stay text
     assert result.summaries["LLM-Co + LLM-Co"].episodes == 2
 
 

@@ -13,6 +13,7 @@ from coopgraph.evals.metrics import efficiency_improvement, mean_improvement
 from coopgraph.evals.report import collect, write_report
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, load_suite
+from tests.evals.report_cells import check_cells
 
 
 def _row(team: str, members: list[str], episode: str, rate: float, food: bool, seed: int = 0,
@@ -45,12 +46,21 @@ def test_the_report_prints_coelas_table_1_with_ei_per_perception(tmp_path: Path)
             store.record(_row("RHP (detector)", ["rhp"], episode, solo / 2, food, perception="detector"))
             store.record(_row("RHP + RHP (detector)", ["rhp", "rhp"], episode, solo, food, perception="detector"))
     (result,) = collect(tmp_path)
-    page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    data = write_report(tmp_path)
+    page = Path(data["report"]).read_text(encoding="utf-8")
     assert "CoELA table 1 layout" in page and "Average steps" not in page
-    assert "| RHP + RHP | oracle | 2 | 0.80 (38%) | 0.40 (0%) | 0.60 (19%) | 1.00 | 3,000 | CoELA t.1: 76 / 74 / 75 " \
+    assert [t["name"] for t in data["tables"]] == ["coela-t1", "cost"] and check_cells(data["tables"]) > 20
+    pair = next(r for r in data["tables"][0]["rows"] if r["team"] == "RHP + RHP")
+    assert pair["total"]["n"] == 2 and pair["food"] == {"mean": 0.8, "ci95": None, "n": 1, "deterministic": None}
+    assert pair["total_ei"]["paired_by"] == "episode, seed, repeat"
+    assert pair["total_ei"]["ci95"] == pytest.approx([0.0, 0.375])
+    # one episode per task: n=1 there; the totals have two runs to resample, EI paired by episode, seed, repeat
+    assert "| RHP + RHP | oracle | 2 | 0.80 (n=1) | ↑38% (n=1) | 0.40 (n=1) | ↑0% (n=1) | 0.60 [0.40, 0.80] (n=2) | " \
+           "↑19% [↑0%, ↑38%] (n=2) | 1.00 [1.00, 1.00] (n=2) | 3,000 [3,000, 3,000] (n=2) | CoELA t.1: 76 / 74 / 75 " \
            "(34%) |" in page
-    assert "| RHP + RHP (detector) | detector | 2 | 0.50 (50%) | 0.40 (50%) | 0.45 (50%) |" in page
-    assert "| RHP | oracle | 2 | 0.50 | 0.40 | 0.45 | 1.00 | 3,000 | CoELA t.1: 52 / 49 / 50 |" in page
+    assert "| RHP + RHP (detector) | detector | 2 | 0.50 (n=1) | ↑50% (n=1) | 0.40 (n=1) | ↑50% (n=1) | 0.45 " \
+           "[0.40, 0.50] (n=2) | ↑50% [↑50%, ↑50%] (n=2) |" in page
+    assert "| RHP | oracle | 2 | 0.50 (n=1) | – | 0.40 (n=1) | – | 0.45 [0.40, 0.50] (n=2) | – |" in page
     assert result.summaries["RHP + RHP"].ei == pytest.approx((0.3 / 0.8 + 0.0) / 2)
 
 
@@ -98,10 +108,11 @@ def test_the_comparison_report_gives_each_method_ei_against_rhp_and_the_papers_a
     page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
     capo = next(line for line in page.splitlines() if line.startswith("| CaPo + CaPo |"))
     # EI per episode: (0.8-0.4)/0.8 = 50%, (0.6-0.5)/0.6 = 17%; mean 33%
-    assert "| oracle | 2 | 0.80 (50%) | 0.60 (17%) | 0.70 (33%) |" in capo
+    assert "| oracle | 2 | 0.80 (n=1) | ↑50% (n=1) | 0.60 (n=1) | ↑17% (n=1) | 0.70 [0.60, 0.80] (n=2) | ↑33% " in capo
     assert "CaPo t.1: 90 / 87 / 89 (39%) — GPT-4" in capo
     rhp = next(line for line in page.splitlines() if line.startswith("| RHP |"))
-    assert "| 0.40 | 0.50 | 0.45 |" in rhp and "CoELA t.1: 52 / 49 / 50" in rhp
+    assert "| 0.40 (n=1) | – | 0.50 (n=1) | – | 0.45 [0.40, 0.50] (n=2) | – |" in rhp
+    assert "CoELA t.1: 52 / 49 / 50" in rhp
     assert "Average steps" not in page
 
 

@@ -7,6 +7,7 @@ response cache (which keys each call by prompt and request parameters, so these 
 from __future__ import annotations
 
 import time
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from langchain_core.language_models import BaseChatModel
@@ -88,3 +89,6 @@ class ChatModelTransport:
 
     def stop_reason(self, decision_started: float) -> str | None:
         return None
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        return None  # counted and traced by the layers above
