@@ -45,6 +45,7 @@ def _node_runner(
     params = info.params.model_validate(node.params)
     prompt = node.prompt or info.prompt
     declared = set(info.writes)
+    channels = {written.name for written in info.keys if written.persists}  # saved by the checkpointer, not traced
 
     def run(state: Any, runtime: Runtime[AgentResources]) -> dict[str, Any]:
         resources = runtime.context or AgentResources()
@@ -56,7 +57,7 @@ def _node_runner(
         else:
             with tracer.span("node", node=node_id, use=info.name) as out:
                 update = info.fn(state, ctx)
-                out["update"] = update
+                out["update"] = {key: value for key, value in update.items() if key not in channels}
         extra = set(update) - declared
         if extra:
             raise NodeContractError(f"node {node_id!r} ({info.name}) wrote undeclared keys {sorted(extra)}")

@@ -2,8 +2,9 @@
 
 Each run pairs one wiring (coela, capo, reveca, llmco and their lite variants) with its world's scripted partner
 in C-WAH, TDW-MAT and Overcooked, under a deterministic scripted model whose answer depends only on the prompt.
-What is recorded per run: every primitive action of every agent, every message, and every prompt the model was
-sent (in order); timestamps and latencies are left out. Record once before a change and compare after:
+What is recorded per run: every primitive action of every agent, every message, every prompt the model was
+sent (in order), and the run's trace events; timestamps, latencies, thread and checkpoint ids and object
+addresses are left out. Record once before a change and compare after:
 
     .venv/bin/python -m coopgraph.evals.bench.behaviour_traces --out /tmp/before.json
     .venv/bin/python -m coopgraph.evals.bench.behaviour_traces --out /tmp/after.json --compare /tmp/before.json
@@ -25,6 +26,7 @@ from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.evals.runner import run_episode
 from coopgraph.testing import scripted_lm
+from coopgraph.tracing import Tracer
 
 SPECS = ("coela", "coela-lite", "coela-brief", "coela-news", "capo", "capo-lite", "reveca", "reveca-rules", "llmco",
          "llmco-lite", "coela-nomemory", "capo-noadapt", "reveca-novalidation", "llmco-helper")
@@ -38,6 +40,9 @@ WORLDS: dict[str, tuple[dict[str, Any], str, int]] = {
 
 _OPTION = re.compile(r"^\s*([A-Z]{1,2})[.)] ", re.MULTILINE)
 _WHERE = re.compile(r"^\S+?:\d+:\d+: ")
+_ADDRESS = re.compile(r" at 0x[0-9a-f]+")
+#: Trace fields that differ from run to run whatever the agents do.
+_UNSTABLE = frozenset({"t", "latency_s", "wall_time_s", "thread_id", "checkpoint_id", "file", "trace_path"})
 
 
 def prompt_driven(messages: list[Any], kwargs: dict[str, Any]) -> str:
@@ -66,9 +71,17 @@ def record_run(spec: str, world: str) -> dict[str, Any]:
     members = [*team, make_baseline(partner)]
     for member in members:
         _record_actions(member, actions)
-    result = run_episode(env, members, max_steps=steps, seed=0)
+    tracer = Tracer(None)
+    result = run_episode(env, members, max_steps=steps, seed=0, tracer=tracer)
     return {"actions": actions, "messages": [f"{m.step} {m.sender}: {m.text}" for m in result.messages],
-            "prompts": lm.chat_model.prompts(), "success": result.success, "steps": result.steps}
+            "prompts": lm.chat_model.prompts(), "success": result.success, "steps": result.steps,
+            "trace": [_stable(event) for event in tracer.events]}
+
+
+def _stable(event: dict[str, Any]) -> str:
+    """One trace event as JSON without what differs between identical runs."""
+    kept = {key: value for key, value in event.items() if key not in _UNSTABLE}
+    return _ADDRESS.sub("", json.dumps(kept, default=str, sort_keys=True))
 
 
 def _record_actions(member: Any, actions: list[str]) -> None:
