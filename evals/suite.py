@@ -30,11 +30,18 @@ class Member(BaseModel):
 
 
 class Reference(BaseModel):
-    """Numbers a paper reports for the same team, shown in a separate column and never mixed with ours."""
+    """Numbers a paper reports for the same team, shown in a separate column and never mixed with ours.
+
+    `world` and `split` say which data the number comes from; the loader refuses a reference whose world, split or
+    metric (the field it sets) is not its suite's runs' (`evals/references.py`). They are optional here only so
+    that the report can still read a store written before references named them (it then prints none of them).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     source: str = Field(min_length=1, description="e.g. 'CoELA t.2'")
+    world: str | None = Field(default=None, description="the world the number comes from: cwah, tdw-mat, ...")
+    split: str | None = Field(default=None, description="its split: test, train, or an Overcooked layout set")
     steps: float | None = None  # average steps L
     ei: float | None = None  # efficiency improvement, a fraction (0.33 = 33%)
     ss: float | None = None
@@ -180,7 +187,9 @@ def resolve_suite_path(ref: str | Path) -> Path:
     raise SuiteInvalid([SuiteError(str(ref), None, None, f"no such suite file (shipped suites: {names})")])
 
 
-def parse_suite(text: str, file: str = "<suite>") -> Suite:
+def parse_suite(text: str, file: str = "<suite>", *, check_references: bool = True) -> Suite:
+    """The validated suite; every problem is a `SuiteError` with file:line:column. `check_references=False` skips
+    the world/split/metric check of paper references (the report re-checks them against the stored rows)."""
     try:
         doc = load_source(text)
     except YamlProblem as problem:
@@ -209,6 +218,16 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
         mark = doc.mark_for(("episodes",))
         raise SuiteInvalid([SuiteError(file, mark.line if mark else None, mark.column if mark else None,
                                        f"episodes: {exc}")]) from None
+    if check_references:
+        from coopgraph.evals.references import reference_problems
+
+        errors = []
+        for loc, message in reference_problems(suite):
+            mark = doc.mark_for(loc)
+            errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None,
+                                     f"{'.'.join(str(x) for x in loc)}: {message}"))
+        if errors:
+            raise SuiteInvalid(errors)
     return suite
 
 
@@ -283,7 +302,8 @@ def _slug(text: str) -> str:
 
 
 def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
-    """What about a member changes results: its name, its LLM and (for graph specs) the spec file's hash."""
+    """What about a member changes results: its name, its LLM and (for graph specs) the hashes of its spec file
+    and of every base spec it extends."""
     from coopgraph.evals.teams import UnknownMemberError, member_kind
 
     try:
@@ -293,14 +313,17 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
     if kind == "baseline":
         return {"name": name, "kind": kind}
     from coopgraph.graphs.errors import SpecInvalid
-    from coopgraph.graphs.loader import resolve_path
+    from coopgraph.graphs.loader import base_chain
     from coopgraph.manifest import file_hash
 
     try:
-        spec_hash = file_hash(resolve_path(name))
+        own, *bases = [file_hash(path) for path in base_chain(name)]
     except SpecInvalid:
-        spec_hash = "missing"
-    return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_profile_pins(llm)}
+        own, bases = "missing", []
+    fingerprint = {"name": name, "kind": kind, "llm": llm, "spec_sha256": own, **_profile_pins(llm)}
+    if bases:  # only for a spec that extends another, so the hashes of stand-alone specs stay as they were
+        fingerprint["bases_sha256"] = bases
+    return fingerprint
 
 
 def _profile_pins(llm: str | None) -> dict[str, Any]:

@@ -97,6 +97,25 @@ def _splice(edge: Any, removed: list[str]) -> Any:
     return " -> ".join(p for p in parts if p not in removed)
 
 
+def base_chain(ref: str) -> list[Path]:
+    """The files a spec is built from, itself first, then each base its `extends:` names in turn (a base that
+    cannot be read ends the chain: loading the spec reports it). Result stores hash every file of the chain, so a
+    change in a base spec reruns the variants built on it."""
+    chain = [resolve_path(ref)]
+    while True:
+        try:
+            doc = load_source(decode_text(chain[-1].read_bytes()))
+            base_ref = doc.data.get("extends") if isinstance(doc.data, dict) else None
+            if not isinstance(base_ref, str) or not base_ref:
+                return chain
+            base = resolve_path(base_ref, chain[-1].parent)
+        except (OSError, YamlProblem, SpecInvalid):
+            return chain
+        if base.resolve() in [p.resolve() for p in chain]:
+            return chain
+        chain.append(base)
+
+
 def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple, tuple[str, Mark]]]:
     """Raw data of a spec with its bases merged in, and the file/mark of every path."""
     try:

@@ -18,9 +18,10 @@ NEW_MESSAGES = key("new_messages", int, family="perception", doc="partner messag
 class PerceiveParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    read_messages: bool = Field(default=True, description="fold the facts partners' messages state into the belief "
-                                "with the world's rule-based reader (a small-model aid: off in coela as published, "
-                                "where only the LLM reads messages, in its dialogue)")
+    read_messages: bool = Field(default=False, description="also fold the facts partners' messages state into the "
+                                "belief with the world's rule-based reader: a small-model aid no paper has, so only "
+                                "variants that say so turn it on; the published methods leave messages to the LLM, "
+                                "in its dialogue")
     store_vectors: bool = Field(default=True, description="also index sightings and messages in the vector store")
 
 

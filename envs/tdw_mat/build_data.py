@@ -1,10 +1,11 @@
 """Build the shipped TDW-MAT data from its sources, once: `python -m coopgraph.envs.tdw_mat.build_data SHARED`.
 
-`SHARED` holds `dataset_train/` (CoELA's train split, MIT) and `tdw_floorplans/` (ThreeDWorld's floorplan data,
-BSD-2). Writes `data/floorplans.json` (per scene: floor centres, which floors touch, region index -> floor, a box
-per floor and the house's bounds from the furniture; per layout the bed) and `data/train.json` (the train split's
-24 episodes converted). Scene 2's floor centres are all equal, so its rooms are boxes and its doors wall gaps read
-off ThreeDWorld's top-down picture `floorplan_2a.jpg` by hand, once (`SCENE2`; docs/envs/tdw-mat.md says how).
+`SHARED` holds `dataset_train/` and `dataset_test/` (CoELA's train and test splits, MIT) and `tdw_floorplans/`
+(ThreeDWorld's floorplan data, BSD-2). Writes `data/floorplans.json` (per scene: floor centres, which floors touch,
+region index -> floor, a box per floor and the house's bounds from the furniture; per layout the bed) and, per split,
+`data/train.json` and `data/test.json` (its 24 episodes converted, in `test_env.json` order). Scene 2's floor
+centres are all equal, so its rooms are boxes and its doors wall gaps read off ThreeDWorld's top-down picture
+`floorplan_2a.jpg` by hand, once (`SCENE2`; docs/envs/tdw-mat.md says how).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coopgraph.envs.tdw_mat.episode import Dataset
+from coopgraph.envs.tdw_mat.episode import SPLITS, Dataset
 from coopgraph.envs.tdw_mat.floorplan import distance
 
 #: TDW's region index -> floor number, per scene: the map under which the nearest floor centre gives every
@@ -144,11 +145,12 @@ def main(shared: str) -> None:
     plans = build_floorplans(root / "tdw_floorplans")
     add_generator_data(plans, root / "tdw_floorplans", root / "dataset_train")
     (OUT / "floorplans.json").write_text(json.dumps(plans, indent=1) + "\n")
-    dataset = Dataset(root / "dataset_train")
-    episodes = [dataset.episode(i).model_dump(mode="json") for i in range(len(dataset.keys()))]
-    (OUT / "train.json").write_text(json.dumps(episodes, separators=(",", ":")) + "\n")
-    print(f"wrote {OUT / 'floorplans.json'} ({len(plans['scenes'])} scenes), {OUT / 'train.json'} "
-          f"({len(episodes)} episodes)")
+    print(f"wrote {OUT / 'floorplans.json'} ({len(plans['scenes'])} scenes)")
+    for split in SPLITS:
+        dataset = Dataset(root / f"dataset_{split}")
+        episodes = [dataset.episode(i).model_dump(mode="json") for i in range(len(dataset.keys()))]
+        (OUT / f"{split}.json").write_text(json.dumps(episodes, separators=(",", ":")) + "\n")
+        print(f"wrote {OUT / (split + '.json')} ({len(episodes)} episodes)")
 
 
 if __name__ == "__main__":
