@@ -89,6 +89,8 @@ class GraphSpec(BaseModel):
     def _known_inputs(cls, inputs: list[str]) -> list[str]:
         from coopgraph.nodes.registry import declared_keys
 
+        if not inputs:
+            return inputs
         known = declared_keys()
         unknown = [key for key in inputs if key not in known]
         if unknown:

@@ -29,8 +29,9 @@ def _declarations(loaded: LoadedSpec) -> list[tuple[str, StateKey]]:
         info = NODES.get(node.use)
         found += [(node_id, written) for written in info.keys]
         found += [(node_id, CHANNELS[read]) for read in info.reads if read in CHANNELS]
-    known = declared_keys()
-    found += [("inputs:", known[name]) for name in loaded.spec.inputs if name in known]
+    if loaded.spec.inputs:
+        known = declared_keys()
+        found += [("inputs:", known[name]) for name in loaded.spec.inputs if name in known]
     return found
 
 
