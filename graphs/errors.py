@@ -32,6 +32,7 @@ HINTS = {
     "E307": "give a node either plain edges or one router, not both",
     "E308": "write the key in a node before the reader on every path, or list it under `inputs:` if the caller "
             "supplies it",
+    "E316": "give the key one type and reducer in every node that writes it, or rename one node's key",
     "E310": "run the spec in a world that has the capability (listed), or use a node that does not need it",
     "E311": "add prompts/<family>/<node>.<world>.j2 or a world-neutral prompts/<family>/<node>.j2",
     "E312": "hand the template the value (a node before it that writes it into the facts, e.g. memory.retrieve) "

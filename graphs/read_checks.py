@@ -65,7 +65,7 @@ def _required(reads: tuple[str, ...], optional: tuple[str, ...]) -> list[str]:
 
 def _start_keys(spec: GraphSpec) -> frozenset[str]:
     """What every invocation starts with: the runner's keys, the channels and the spec's declared inputs."""
-    return frozenset(RUNNER_KEYS | set(CHANNELS) | set(spec.inputs))
+    return frozenset(set(RUNNER_KEYS) | set(CHANNELS) | set(spec.inputs))
 
 
 def arrows(spec: GraphSpec) -> list[tuple[str, str]]:
