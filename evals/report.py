@@ -7,6 +7,8 @@ tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcoo
 CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`) with the meta-plan and
 cost tables, a Collab Capture or Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
+Every suite of episodes then gets how its teams cooperated: process measures per team and per agent, read from
+the runs' traces when the report is written (`process/tables.py`).
 """
 
 from __future__ import annotations
@@ -272,6 +274,14 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     return tables
 
 
+def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
+    """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
+    from coopgraph.evals.process.tables import process_tables
+    from coopgraph.evals.report_reasoning import is_reasoning
+
+    return [] if is_reasoning(results) else process_tables(results, folder)
+
+
 def planner_table(folder: Path) -> Table | None:
     """Decision quality per planner, from the agreement bench's `--save FOLDER/planners/*.json` summaries."""
     summaries = []
@@ -311,7 +321,7 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
             sections += [result.suite.description.strip(), ""]
         if result.stale:
             sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
-        for table in suite_tables(result):
+        for table in [*suite_tables(result), *process_tables_of(result, folder)]:
             sections.append(table.markdown())
             tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
