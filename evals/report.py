@@ -306,6 +306,7 @@ def planner_table(folder: Path) -> Table | None:
 def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write report.md, one CSV per table and the plots; return per-team summaries and the files."""
     from coopgraph.evals import plots
+    from coopgraph.evals.report_reasoning import is_reasoning
 
     folder = Path(folder)
     out_dir = Path(out) if out else folder / "report"
@@ -321,12 +322,15 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
             sections += [result.suite.description.strip(), ""]
         if result.stale:
             sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
-        for table in [*suite_tables(result), *process_tables_of(result, folder)]:
+        process = process_tables_of(result, folder)
+        for table in [*suite_tables(result), *process]:
             sections.append(table.markdown())
             tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
             path.write_text(table.csv(), encoding="utf-8")
             files.append(str(path))
+        if not process and not is_reasoning(result):
+            sections += ["(No process measures: no stored run of this suite has a readable trace.)", ""]
         for path in plots.suite_plots(result, out_dir):
             sections += [f"![{path.stem}]({path.name})", ""]
             files.append(str(path))

@@ -97,7 +97,8 @@ def _legend(unit: str, reasons: dict[str, str], runs: int, rows: int) -> str:
 
 
 def process_tables(results: Any, folder: Path) -> list[Table]:
-    """The team table and the per-agent table of one suite (`results` is the report's `SuiteResults`)."""
+    """The team table and the per-agent table of one suite (`results` is the report's `SuiteResults`); none when
+    no stored run's trace can be read."""
     cache: dict[Path, ProcessMeasures | None] = {}
     all_rows = [r for rows in results.teams.values() for r in rows]
     if not all_rows:
@@ -126,6 +127,8 @@ def process_tables(results: Any, folder: Path) -> list[Table]:
                     reasons.setdefault(key, cell.reason)
                 agent_row[key] = cell
             agent_rows.append(agent_row)
+    if not measured:  # rows stored without their traces (or traces since deleted): nothing to read
+        return []
     legend = _legend(unit, reasons, measured, len(all_rows))
     team_columns = [Column("team", "Team", "text"), Column("runs", "Runs", "num", 0), *_columns(TEAM_COLUMNS, unit)]
     agent_columns = [Column("team", "Team", "text"), Column("agent", "Agent", "text"),
