@@ -202,7 +202,7 @@ def _credits(episode: Episode) -> tuple[dict[str, float], str]:
     team's subgoal count split among the agents that put something down in that step."""
     for key in PROGRESS_COUNTS:
         counts = {a: float(episode.per_agent.get(a, {}).get(key) or 0) for a in episode.agents}
-        if any(key in episode.per_agent.get(a, {}) for a in episode.agents) and sum(counts.values()):
+        if any(key in episode.per_agent.get(a, {}) for a in episode.agents) and sum(counts.values()) > 0:
             return counts, f"episode_end per_agent.{key}"
     credits = dict.fromkeys(episode.agents, 0.0)
     done_before = 0.0

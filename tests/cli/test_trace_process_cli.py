@@ -14,8 +14,10 @@ runner = CliRunner()
 
 
 def test_prints_a_row_per_agent_the_team_and_the_reasons_for_n_a(tmp_path: Path) -> None:
-    trace = Path(coopgraph.run(env="overcooked", team=["greedy", "greedy"], max_steps=30, out=tmp_path,
-                               keep_checkpoints=False).trace_path)
+    result = coopgraph.run(env="overcooked", team=["greedy", "greedy"], max_steps=30, out=tmp_path,
+                           keep_checkpoints=False)
+    assert result.trace_path is not None
+    trace = Path(result.trace_path)
     shown = runner.invoke(app, ["trace", "process", str(trace)])
     assert shown.exit_code == 0, shown.output
     lines = shown.stdout.splitlines()

@@ -13,7 +13,9 @@ from coopgraph.testing.chat import scripted_lm
 from coopgraph.tracing import read_events
 
 
-def _measure(trace: Path) -> tuple[ProcessMeasures, list[dict[str, Any]]]:
+def _measure(result: coopgraph.RunResult | Path) -> tuple[ProcessMeasures, list[dict[str, Any]]]:
+    trace = result if isinstance(result, Path) else result.trace_path
+    assert trace is not None
     events = read_events(trace)
     return process_measures(events), events
 
@@ -45,7 +47,7 @@ def test_cwah_mhp_pair(traces: dict[str, Path]) -> None:
 
 def test_tdw_mat_rule_based_pair(tmp_path: Path) -> None:
     result = coopgraph.run(env="tdw-mat", team=["rhp", "rhp"], out=tmp_path, keep_checkpoints=False)
-    m, events = _measure(Path(result.trace_path))
+    m, events = _measure(result)
     _check_whole(m)
     assert (m.unit, m.time) == ("frames", _end(events)["steps"])
     assert isinstance(m.team["work_share"], NotAvailable)  # TDW-MAT counts deliveries for the team only
@@ -54,7 +56,7 @@ def test_tdw_mat_rule_based_pair(tmp_path: Path) -> None:
 
 def test_overcooked_greedy_pair(tmp_path: Path) -> None:
     result = coopgraph.run(env="overcooked", team=["greedy", "greedy"], out=tmp_path, keep_checkpoints=False)
-    m, events = _measure(Path(result.trace_path))
+    m, events = _measure(result)
     _check_whole(m)
     assert m.unit == "ticks" and m.team["idle"] > 0  # type: ignore[operator]
     assert isinstance(m.team["duplicated"], NotAvailable)
@@ -65,7 +67,7 @@ def test_overcooked_greedy_pair(tmp_path: Path) -> None:
 @pytest.mark.parametrize("game", ["collab-capture", "collab-escape"])
 def test_collab_planner_pair(game: str, tmp_path: Path) -> None:
     result = coopgraph.run(env=game, team=["collab-planner", "collab-planner"], out=tmp_path, keep_checkpoints=False)
-    m, _ = _measure(Path(result.trace_path))
+    m, _ = _measure(result)
     _check_whole(m)
     assert m.unit == "turns" and m.team["conflicts"] == 0
     if game == "collab-escape":
@@ -75,7 +77,7 @@ def test_collab_planner_pair(game: str, tmp_path: Path) -> None:
 def test_graph_team_on_the_scripted_model_waits_for_its_answers(tmp_path: Path) -> None:
     result = coopgraph.run(env="cwah", episode="test/0", team=["coela", "coela"], llm=lambda: scripted_lm(["A"]),
                            max_steps=6, out=tmp_path, keep_checkpoints=False)
-    m, events = _measure(Path(result.trace_path))
+    m, events = _measure(result)
     _check_whole(m)
     for agent in m.agents:
         waited = sum(e.get("latency_s") or 0 for e in events if e["type"] == "llm_call" and e.get("agent") == agent)
