@@ -88,13 +88,27 @@ def _is_idle(act: Act) -> bool:
     return act.kind in IDLE_KINDS
 
 
-def _blocked(act: Act, before: Act | None, partners_before: list[Act]) -> bool:
-    """A grid move that left the agent where it was while a partner stood on the cell it moved towards."""
-    if act.kind not in GRID_MOVES or before is None or before.position is None or act.position != before.position:
-        return False
+def _cell_ahead(act: Act, before: Act | None) -> tuple[float, float] | None:
+    """The cell a grid move heads for, from where the agent stood before it."""
+    if act.kind not in GRID_MOVES or before is None or before.position is None:
+        return None
     dx, dy = GRID_MOVES[act.kind]
-    ahead = (before.position[0] + dx, before.position[1] + dy)
-    return any(p.position is not None and p.position[:2] == ahead for p in partners_before)
+    return before.position[0] + dx, before.position[1] + dy
+
+
+def _blocked(act: Act, before: Act | None, partners: list[tuple[Act, Act | None]]) -> bool:
+    """A grid move that left the agent where it was while a partner stood on the cell it moved towards, or moved
+    towards the same cell in the same step (`partners`: each partner's act and its act the step before)."""
+    ahead = _cell_ahead(act, before)
+    if ahead is None or before is None or act.position != before.position:
+        return False
+    for partner, partner_before in partners:
+        if partner_before is not None and partner_before.position is not None \
+                and partner_before.position[:2] == ahead:
+            return True
+        if _cell_ahead(partner, partner_before) == ahead:
+            return True
+    return False
 
 
 def _ids(held: list[Any]) -> set[int]:
@@ -121,7 +135,7 @@ def _timeline(episode: Episode, measures: ProcessMeasures) -> None:
             conflict = None
             if not act.ok:
                 conflict = f"refused: {act.reason or act.action}"
-            elif _blocked(act, previous.get(agent), [previous[p.agent] for p in partners if p.agent in previous]):
+            elif _blocked(act, previous.get(agent), [(p, previous.get(p.agent)) for p in partners]):
                 conflict = f"blocked: {act.action}"
             elif act.target is not None and act.target not in _ids(act.held) and (agent, act.target) not in taken_seen:
                 holder = next((p.agent for p in partners if act.target in _ids(p.held)), None)

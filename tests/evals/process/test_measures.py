@@ -71,10 +71,19 @@ def test_overcooked_a_move_into_the_partners_cell_is_blocked_and_duplicated_effo
     events = [*start("overcooked"),
               step(1, alice=act("[stay]", position=[1, 1]), bob=act("[stay]", position=[2, 1])),
               step(2, alice=act("[east]", position=[1, 1]), bob=act("[stay]", position=[2, 1])),
-              step(3, alice=act("[north]", position=[1, 1]), bob=act("[interact]", position=[2, 1]))]
+              step(3, alice=act("[north]", position=[1, 1]), bob=act("[interact]", position=[2, 1])),
+              step(4, alice=act("[south]", position=[1, 1]), bob=act("[west]", position=[2, 1])),
+              step(5, alice=act("[south]", position=[1, 2]), bob=act("[south]", position=[2, 2]))]
     m = process_measures(events)
     assert m.unit == "ticks"
     assert m.marks["alice"]["conflicts"] == [{"step": 2, "what": "blocked: [east]"}]  # not [north]: a counter
+    # step 4: bob moves west into (1, 1), where alice stands, while alice turns south towards a counter
+    assert m.marks["bob"]["conflicts"] == [{"step": 4, "what": "blocked: [west]"}]
+    both = [*start("overcooked"),
+            step(1, alice=act("[stay]", position=[1, 1]), bob=act("[stay]", position=[3, 1])),
+            step(2, alice=act("[east]", position=[1, 1]), bob=act("[west]", position=[3, 1]))]
+    collided = process_measures(both)  # both stepped into (2, 1) at once: neither moved
+    assert collided.agents["alice"]["conflicts"] == 1 and collided.agents["bob"]["conflicts"] == 1
     assert isinstance(m.team["duplicated"], NotAvailable) and "names a thing by id" in m.team["duplicated"].reason
     assert isinstance(m.agents["bob"]["duplicated"], NotAvailable)
 
