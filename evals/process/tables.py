@@ -13,7 +13,7 @@ from typing import Any
 from coopgraph.evals.metrics import Stat, stat
 from coopgraph.evals.process.measures import MEASURES, NotAvailable, ProcessMeasures, process_measures
 from coopgraph.evals.process.reading import TIME_UNITS
-from coopgraph.evals.tables import Column, Table
+from coopgraph.evals.tables import Column, Format, Table
 
 TEAM_COLUMNS = ("idle", "idle_share", "model_wait_s", "partner_wait", "duplicated", "conflicts", "plan_changes",
                 "work_share")
@@ -82,9 +82,8 @@ def _columns(keys: tuple[str, ...], unit: str) -> list[Column]:
               "partner_wait": f"Partner wait ({unit})", "duplicated": f"Duplicated effort ({unit})",
               "conflicts": "Conflicts", "plan_changes": "Messages that changed a plan",
               "work_share": "Largest work share"}
-    formats = {"idle_share": "stat_pct", "work_share": "stat_pct"}
-    return [Column(k, titles[k], formats.get(k, "stat"), 2 if k == "model_wait_s" else 1)  # type: ignore[arg-type]
-            for k in keys]
+    formats: dict[str, Format] = {"idle_share": "stat_pct", "work_share": "stat_pct"}
+    return [Column(k, titles[k], formats.get(k, "stat"), 2 if k == "model_wait_s" else 1) for k in keys]
 
 
 def _legend(unit: str, reasons: dict[str, str], runs: int, rows: int) -> str:
