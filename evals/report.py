@@ -7,6 +7,8 @@ tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcoo
 CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`) with the meta-plan and
 cost tables, a Collab Capture or Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
+Every suite of episodes then gets how its teams cooperated: process measures per team and per agent, read from
+the runs' traces when the report is written (`process/tables.py`).
 """
 
 from __future__ import annotations
@@ -298,6 +300,14 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     return tables
 
 
+def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
+    """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
+    from coopgraph.evals.process.tables import process_tables
+    from coopgraph.evals.report_reasoning import is_reasoning
+
+    return [] if is_reasoning(results) else process_tables(results, folder)
+
+
 def planner_table(folder: Path) -> Table | None:
     """Decision quality per planner, from the agreement bench's `--save FOLDER/planners/*.json` summaries."""
     summaries = []
@@ -322,6 +332,7 @@ def planner_table(folder: Path) -> Table | None:
 def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write report.md, one CSV per table and the plots; return per-team summaries and the files."""
     from coopgraph.evals import plots
+    from coopgraph.evals.report_reasoning import is_reasoning
 
     folder = Path(folder)
     out_dir = Path(out) if out else folder / "report"
@@ -340,12 +351,15 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
         if result.refused:
             sections += ["Paper numbers left out (they come from other data than these runs): "
                          + "; ".join(result.refused) + ".", ""]
-        for table in suite_tables(result):
+        process = process_tables_of(result, folder)
+        for table in [*suite_tables(result), *process]:
             sections.append(table.markdown())
             tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
             path.write_text(table.csv(), encoding="utf-8")
             files.append(str(path))
+        if not process and not is_reasoning(result):
+            sections += ["(No process measures: no stored run of this suite has a readable trace.)", ""]
         for path in plots.suite_plots(result, out_dir):
             sections += [f"![{path.stem}]({path.name})", ""]
             files.append(str(path))
