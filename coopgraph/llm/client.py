@@ -20,7 +20,6 @@ import dspy
 from langchain_core.language_models import BaseChatModel
 
 from coopgraph.llm.circuit import CircuitBreaker
-from coopgraph.llm.constraints import Backend
 from coopgraph.llm.factory import build_stack, server_name
 from coopgraph.llm.interface import ChatRequest, Completion
 from coopgraph.llm.layers.usage import Usage
@@ -38,7 +37,7 @@ class CoopLM(dspy.BaseLM):
         self,
         chat_model: BaseChatModel,
         *,
-        backend: Backend = "fake",
+        backend: str = "fake",
         model: str = "fake",
         tracer: Any = None,
         settings: dict[str, Any] | None = None,
