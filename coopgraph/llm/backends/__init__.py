@@ -12,6 +12,7 @@ register_backend("openai", "coopgraph.llm.backends.openai:OPENAI")
 register_backend("vllm", "coopgraph.llm.backends.vllm:VLLM")
 register_backend("llamacpp", "coopgraph.llm.backends.llamacpp:LLAMACPP")
 register_backend("fake", "coopgraph.llm.backends.fake:FAKE")
+register_backend("langchain", "coopgraph.llm.backends.langchain:LANGCHAIN")
 
 __all__ = ["Capabilities", "ChatBackend", "backend_for_setting", "backend_named", "register_backend",
            "registered_backends"]
