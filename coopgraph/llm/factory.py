@@ -91,7 +91,7 @@ def build_stack(
 
     speaks = backend_named(backend) if isinstance(backend, str) else backend
     resilience = resilience or Resilience()
-    watch = watch or ServerWatch(server_name(chat_model), resilience)
+    watch = watch or ServerWatch(speaks.server_name(chat_model), resilience)
     sender: ChatLM = ChatModelTransport(chat_model, speaks, seed)
     if turn is not None:
         sender = TakeTurns(sender, turn)
@@ -105,17 +105,11 @@ def build_stack(
     return LMStack(top=tracing, tracing=tracing, usage=usage, retry=retry, deadline=deadline, circuit=circuit)
 
 
-#: Where LangChain chat models keep the base URL they ask (ChatOpenAI, ChatOllama and most others, ChatAnthropic).
-_SERVER_FIELDS = ("openai_api_base", "base_url", "anthropic_api_url")
+def server_name(chat_model: BaseChatModel, backend: str | ChatBackend = "fake") -> str:
+    """What names the server `chat_model` asks (`ChatBackend.server_name`: its base URL, else its class name)."""
+    from coopgraph.llm.backends import backend_named
 
-
-def server_name(chat_model: BaseChatModel) -> str:
-    """The base URL a chat model asks, else its class name (a fake's, or a provider's default endpoint)."""
-    for field in _SERVER_FIELDS:
-        url = getattr(chat_model, field, None)
-        if isinstance(url, str) and url:
-            return url
-    return type(chat_model).__name__
+    return (backend_named(backend) if isinstance(backend, str) else backend).server_name(chat_model)
 
 
 def weights_identity(settings: LLMSettings) -> str:

@@ -24,6 +24,8 @@ if TYPE_CHECKING:
 #: How a backend keeps a choice among listed actions to one option: a llama.cpp grammar, a vLLM guided regex, a
 #: JSON schema, a guided choice, or nothing (the node's lenient parser reads the reply: letter, text, fuzzy match).
 ConstraintKind = Literal["grammar", "regex", "json_schema", "choice", "none"]
+#: Where LangChain chat models keep the base URL they ask (ChatOpenAI, ChatOllama and most others, ChatAnthropic).
+SERVER_FIELDS = ("openai_api_base", "base_url", "anthropic_api_url")
 #: What a caller may set per call (a spec's `llm:` block sets the first two); anything else (dspy's) is dropped.
 PER_CALL_OPTIONS = ("temperature", "top_p", "stop")
 
@@ -95,6 +97,11 @@ class ChatBackend(ABC):
             kwargs["seed"] = seed
         return chat_model, {**kwargs, **per_call_options(request)}
 
+    def server_name(self, chat_model: BaseChatModel) -> str:
+        """What names the server a chat model asks, on the terminal and for its circuit: its base URL, else its
+        class name (a fake's)."""
+        return base_url_of(chat_model) or type(chat_model).__name__
+
     def finished(self, reply: BaseMessage) -> bool:
         """Whether the model stopped by itself rather than at the token cap."""
         return reply.response_metadata.get("finish_reason") != "length"
@@ -103,3 +110,12 @@ class ChatBackend(ABC):
 def per_call_options(request: ChatRequest) -> dict[str, Any]:
     """The per-call knobs a caller set (temperature, top_p, stop), the rest dropped."""
     return {k: v for k, v in request.options.items() if k in PER_CALL_OPTIONS}
+
+
+def base_url_of(chat_model: BaseChatModel) -> str | None:
+    """The base URL a chat model was given, if it keeps one in a field of a known name."""
+    for field in SERVER_FIELDS:
+        url = getattr(chat_model, field, None)
+        if isinstance(url, str) and url:
+            return url
+    return None

@@ -13,7 +13,7 @@ from __future__ import annotations
 import importlib.util
 from typing import TYPE_CHECKING, Any
 
-from coopgraph.llm.backends.base import Capabilities, ChatBackend
+from coopgraph.llm.backends.base import Capabilities, ChatBackend, base_url_of
 
 if TYPE_CHECKING:
     from langchain_core.language_models import BaseChatModel
@@ -93,6 +93,19 @@ class LangChainBackend(ChatBackend):
         update.update({k: knobs[k] for k in KNOB_FIELDS if k in knobs and k in fields})
         kwargs = {"stop": request.options["stop"]} if "stop" in request.options else {}
         return chat_model.model_copy(update=update), kwargs
+
+    def server_name(self, chat_model: BaseChatModel) -> str:
+        """The base URL it was given, else the one its provider's client chose (Ollama's from OLLAMA_HOST), else
+        the provider's class name."""
+        url = base_url_of(chat_model)
+        if url is None:
+            try:  # the provider's client, or the httpx client inside it; building one may fail (no key): no name
+                client = getattr(chat_model, "_client", None)
+                found = getattr(getattr(client, "_client", client), "base_url", None)
+            except Exception:  # noqa: BLE001 - only a name for the terminal is at stake
+                found = None
+            url = str(found) if found else None
+        return url or type(chat_model).__name__
 
     def finished(self, reply: BaseMessage) -> bool:
         """Stopped by itself: no provider's word for the token cap (OpenAI's `length`, Ollama's `done_reason`,

@@ -68,3 +68,18 @@ def test_request_knobs_land_on_the_providers_own_fields() -> None:
                           options={"temperature": 0.2, "stop": ["\n"], "n": 3}), seed=5)
     assert (asked.num_predict, asked.temperature, asked.seed) == (9, 0.2, 5)
     assert kwargs == {"stop": ["\n"]} and chat.num_predict is None  # the shared model is left as it was
+
+
+def test_a_dead_provider_server_is_named_and_opens_its_circuit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coopgraph.llm.announce import ModelServerWarning
+    from coopgraph.llm.factory import make_lm
+    from coopgraph.llm.interface import ChatRequest
+
+    monkeypatch.setenv("OLLAMA_HOST", "http://127.0.0.1:9")  # nothing listens: connections are refused
+    lm = make_lm("langchain:ollama:tiny", cache=False)
+    assert lm.circuit.announcer.server == "http://127.0.0.1:9"  # from Ollama's client, not a class name
+    with pytest.warns(ModelServerWarning, match=r"http://127.0.0.1:9 cannot be reached"):
+        for _ in range(3):
+            with pytest.raises(Exception):  # noqa: B017, PT011 - a refused connection, then refusals at once
+                lm.complete(ChatRequest([{"role": "user", "content": "hi"}], max_tokens=5))
+    assert (lm.usage.errors, lm.usage.refused) == (3, 2)  # the first call and its retry opened the circuit
