@@ -193,9 +193,9 @@ def run(
                                        "Overcooked layout (cramped_room)... (default: the world's own, e.g. test/0 "
                                        "in C-WAH, cramped_room in Overcooked)", show_default=False),
     team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
-    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, a "
-                            "distilled planner (local-coop-kitchen...), or local-coop: each member's distilled "
-                            "planner for its prompt in this world"),
+    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, "
+                            "langchain:PROVIDER:MODEL, a distilled planner (local-coop-kitchen...), or local-coop: "
+                            "each member's distilled planner for its prompt in this world"),
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
     seed: str = typer.Option("0", help="the run's seed: it resets the environment and the agents, and each graph "
                              "agent samples with a model seed derived from it (a whole number)"),

@@ -20,7 +20,6 @@ import dspy
 from langchain_core.language_models import BaseChatModel
 
 from coopgraph.llm.circuit import CircuitBreaker
-from coopgraph.llm.constraints import Backend
 from coopgraph.llm.factory import build_stack, server_name
 from coopgraph.llm.interface import ChatRequest, Completion
 from coopgraph.llm.layers.usage import Usage
@@ -38,7 +37,7 @@ class CoopLM(dspy.BaseLM):
         self,
         chat_model: BaseChatModel,
         *,
-        backend: Backend = "fake",
+        backend: str = "fake",
         model: str = "fake",
         tracer: Any = None,
         settings: dict[str, Any] | None = None,
@@ -62,7 +61,7 @@ class CoopLM(dspy.BaseLM):
         # one watch per server (chat model), shared by every sibling of this LM: its circuit and announcements
         self.watches = {} if watches is None else watches
         if id(chat_model) not in self.watches:
-            self.watches[id(chat_model)] = ServerWatch(server_name(chat_model), self.resilience)
+            self.watches[id(chat_model)] = ServerWatch(server_name(chat_model, backend), self.resilience)
         watch = self.watches[id(chat_model)]
         self.stack = build_stack(chat_model, backend=backend, model=model, tracer=tracer, lazy_grammar=lazy_grammar,
                                  decision_deadline_s=decision_deadline_s, resilience=self.resilience, watch=watch,

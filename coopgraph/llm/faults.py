@@ -42,13 +42,25 @@ def fault_kind(exc: BaseException) -> FaultKind | None:
             return "no_server"
     if isinstance(exc, openai.APIConnectionError | ConnectionError | httpx.TransportError):
         return "dropped"
-    if isinstance(exc, openai.APIStatusError):
-        if exc.status_code == 429:
+    status = _status(exc)
+    if status is not None:
+        if status == 429:
             return "rate_limited"
-        return "server_error" if exc.status_code >= 500 or exc.status_code in _RETRIED_STATUS else None
+        return "server_error" if status >= 500 or status in _RETRIED_STATUS else None
     if isinstance(exc, openai.APIResponseValidationError | ValueError):
         return "malformed"  # a body that is not JSON, is empty, or is not a chat completion
     return None
+
+
+def _status(exc: BaseException) -> int | None:
+    """The HTTP status an error reports: openai's `APIStatusError`, or any provider's error that carries a
+    `status_code` (Anthropic's, Ollama's `ResponseError`, httpx's `HTTPStatusError` through its response)."""
+    if isinstance(exc, openai.APIStatusError):
+        return exc.status_code
+    status = getattr(exc, "status_code", None)
+    if status is None and isinstance(exc, httpx.HTTPStatusError):
+        status = exc.response.status_code
+    return status if isinstance(status, int) and status >= 400 else None
 
 
 def retry_after_s(exc: BaseException, now: float | None = None) -> float | None:

@@ -3,31 +3,20 @@
 `local` (default) and `local-tiny` run the embedded model behind coopgraph's own llama.cpp
 server; `openai:MODEL`, `vllm:MODEL` and `llamacpp:MODEL` talk to an OpenAI-compatible server
 whose base URL and key come from the environment (OPENAI_BASE_URL, OPENAI_API_KEY), never
-from files or traces.
+from files or traces. Which backend a string names, and what its settings hold, is the registered
+backend's to say (`coopgraph.llm.backends`).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Literal, TypeGuard
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from coopgraph.llm.constraints import Backend
-from coopgraph.llm.model_files import MODEL_FILES
-
-RemoteKind = Literal["openai", "vllm", "llamacpp"]
-Kind = Literal["local", RemoteKind]
-REMOTE_KINDS: dict[RemoteKind, Backend] = {"openai": "openai", "vllm": "vllm", "llamacpp": "llamacpp"}
-
-
-def _is_remote_kind(kind: str) -> TypeGuard[RemoteKind]:
-    """Whether `kind` (the part of a setting before `:`) names a server kind; tells the type checker so too."""
-    return kind in REMOTE_KINDS
-
 
 class LLMSettingError(ValueError):
-    """The LLM setting string does not name a known profile or server kind."""
+    """The LLM setting string does not name a known profile or backend, or its backend cannot be used here."""
 
 
 class LLMSettings(BaseModel):
@@ -36,9 +25,10 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     setting: str
-    kind: Kind
+    kind: str = Field(description="the registered backend that reaches the model (`local`, `openai`, `vllm`...)")
     model: str
-    backend: Backend
+    backend: str = Field(description="the registered backend whose words its requests use, as traces record it "
+                         "(`llamacpp` for the embedded model)")
     base_url: str | None = None
     api_key: SecretStr | None = None
     temperature: float = 0.0
@@ -110,18 +100,12 @@ def parse_setting(setting: str | None = None, **overrides: Any) -> LLMSettings:
     for field_name, variable in PATIENCE_ENV.items():
         if os.environ.get(variable):
             overrides.setdefault(field_name, os.environ[variable])
-    if setting in MODEL_FILES:
-        overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
-        overrides.setdefault("answer_format", MODEL_FILES[setting].answer_format)
-        overrides.setdefault("drafts_messages", MODEL_FILES[setting].drafts_messages)
-        return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
-    kind, _, model = setting.partition(":")
-    if _is_remote_kind(kind) and model:
-        key = os.environ.get("OPENAI_API_KEY")
-        base_url = os.environ.get("OPENAI_BASE_URL") or (None if kind == "openai" else "http://127.0.0.1:8000/v1")
-        return LLMSettings(
-            setting=setting, kind=kind, model=model, backend=REMOTE_KINDS[kind], base_url=base_url,
-            api_key=SecretStr(key) if key else None, **overrides,
-        )
-    known = ", ".join([*MODEL_FILES, "openai:MODEL", "vllm:MODEL", "llamacpp:MODEL"])
-    raise LLMSettingError(f"unknown LLM setting {setting!r}; use one of: {known}")
+    from coopgraph.llm.backends.registry import backend_for_setting, setting_forms
+
+    found = backend_for_setting(setting)
+    if found is None:
+        prefix, colon, _ = setting.partition(":")
+        unknown = f" (no backend {prefix!r} is registered)" if colon else ""
+        raise LLMSettingError(f"unknown LLM setting {setting!r}{unknown}; use one of: {', '.join(setting_forms())}")
+    backend, model = found
+    return backend.settings_for(setting, model, overrides)

@@ -53,3 +53,15 @@ def test_retry_after_in_seconds_milliseconds_or_as_a_date() -> None:
     assert retry_after_s(status_error(429, {"retry-after": "soon"})) is None
     assert retry_after_s(status_error(429, {"retry-after": "inf"})) is None
     assert retry_after_s(status_error(429)) is None and retry_after_s(TimeoutError()) is None
+
+
+def test_any_providers_http_status_is_read() -> None:
+    from coopgraph.llm.faults import fault_kind
+
+    class ProviderError(Exception):  # as Ollama's ResponseError and Anthropic's errors carry it
+        def __init__(self, status_code: int) -> None:
+            super().__init__(f"status {status_code}")
+            self.status_code = status_code
+
+    assert [fault_kind(ProviderError(s)) for s in (429, 503, 409, 400, 401)] == \
+        ["rate_limited", "server_error", "server_error", None, None]
