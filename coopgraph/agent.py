@@ -16,8 +16,9 @@ from typing import TYPE_CHECKING, Any
 from coopgraph.checkpoints import memory_saver, saver_file
 from coopgraph.envs import agent_kit
 from coopgraph.envs.protocol import WAIT, Observation, PrimitiveAction
-from coopgraph.graphs.compiler import COMMIT, channels_of, compile_spec
+from coopgraph.graphs.compiler import compile_spec
 from coopgraph.graphs.loader import LoadedSpec, load_spec
+from coopgraph.graphs.state_schema import spec_keys
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.memory.episodic import EpisodicMemory
 from coopgraph.nodes.context import AgentResources
@@ -64,7 +65,8 @@ class GraphAgent:
         self.model_seed: int | None = None  # this agent's model seed in the run (set by the runner before reset)
         settings = self.loaded.spec.agent
         self.vector_memory = settings.vector_memory if vector_memory is None else vector_memory
-        self.channels = channels_of(self.loaded)
+        self.keys = spec_keys(self.loaded)  # the graph's state: what its nodes declare, plus the runner's
+        self.channels = tuple(name for name, declared in self.keys.items() if declared.persists)
         self.tracer: Any = None
         self.resources: AgentResources | None = None
         self.thread_id = ""
@@ -93,12 +95,13 @@ class GraphAgent:
                            self.resources.memory else None)
 
     def commit_memory(self) -> None:
-        """Save changes made to `memory` between steps (a test or notebook setting up a situation) as a new
-        checkpoint of this agent's thread; without it the next step starts from the last saved one."""
+        """Carry changes made to `memory` between steps (a test or notebook setting up a situation) into the
+        next step: its input writes the channels anew, so that step starts from them and its checkpoint saves
+        them; without it the next step starts from the last saved checkpoint."""
         if not self._state:
             raise RuntimeError("commit_memory needs a step taken first (the channels exist from the first step)")
         changed = {name: self._state[name] for name in self.channels if self._state.get(name) is not None}
-        self.graph.update_state(self.config, changed, as_node=COMMIT)
+        self._seed_channels = {**(self._seed_channels or {}), **changed}
 
     def restore(self, values: dict[str, Any], *, steps: int = 0, decisions: int = 0) -> None:
         """Continue, after `reset`, from a saved checkpoint's channel values on a fresh thread: the next `act` is
@@ -157,8 +160,8 @@ class GraphAgent:
     def act(self, observation: Observation) -> PrimitiveAction:
         if self.resources is None:
             raise RuntimeError("GraphAgent.act called before reset")
-        update = step_start(observation.time, observation)
-        if self._seed_channels is not None:  # the first step of the episode brings the channels' first values
+        update = step_start(self.keys, observation.time, observation)
+        if self._seed_channels is not None:  # the first step (or one after commit_memory) brings channel values
             update.update(self._seed_channels)
             self._seed_channels = None
         self._state = self.graph.invoke(update, config=self.config, context=self.resources, durability="exit")

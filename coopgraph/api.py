@@ -44,7 +44,7 @@ class RunResult(BaseModel):
 def run(
     *,
     env: str = "cwah",
-    episode: str = "test/0",
+    episode: str | None = None,
     team: Sequence[str] = ("mhp", "mhp"),
     llm: LLMSetting | Sequence[LLMSetting | None] = "local",
     max_steps: int | None = None,
@@ -55,14 +55,14 @@ def run(
     keep_checkpoints: bool = True,
 ) -> RunResult:
     """Play one episode of `env` with `team` (baselines such as `mhp`, shipped spec names or spec paths) and
-    return its result. `llm` is a setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph
-    member (`local-coop`: each member's distilled planner for its prompt in this world), or one per member (None
-    for baselines). Raises `UnknownEnvironmentError` or `UnknownMemberError`
-    with what exists when a name is unknown, before anything runs. `seed` (a whole number) resets the world and
-    the agents, and each graph member samples with a model seed derived from it, as `coopgraph run --seed` does
-    (ValueError for anything else). The trace goes to `trace_path` (a new
-    .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every step beside it, as
-    `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
+    return its result; `episode` defaults to the world's own (`coopgraph.envs.default_episode`). `llm` is a
+    setting (`local`, `local-coop-brief`, `openai:MODEL`, ...) for every graph member (`local-coop`: each
+    member's distilled planner for its prompt in this world), or one per member (None for baselines). Raises
+    `UnknownEnvironmentError` or `UnknownMemberError` with what exists when a name is unknown, before anything
+    runs. `seed` (a whole number) resets the world and the agents, and each graph member samples with a model
+    seed derived from it, as `coopgraph run --seed` does (ValueError for anything else). The trace goes to
+    `trace_path` (a new .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every
+    step beside it, as `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
     from coopgraph.evals.episode_run import run_configured
 
     if max_steps is not None and max_steps < 1:

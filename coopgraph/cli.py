@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 import sys
+import warnings
 from pathlib import Path
-from typing import NoReturn
+from typing import NoReturn, TextIO
 
 import typer
 from rich.console import Console
@@ -52,6 +53,7 @@ def graph_validate(
     from coopgraph.graphs.errors import SpecInvalid
     from coopgraph.graphs.loader import load_spec
     from coopgraph.graphs.resolved import resolved_spec
+    from coopgraph.graphs.template_checks import caller_inputs
 
     if env is not None:
         try:
@@ -83,6 +85,8 @@ def graph_validate(
         results.append({"spec": ref, "valid": True, "resolved": resolved_spec(loaded)})
         if not as_json:
             world = (f", fits {env}" if env else "") + (f", fits {llm}" if llm else "")
+            if env and (needed := caller_inputs(loaded)):
+                world += f"; not a team member: its caller hands it {', '.join(needed)} (inputs:)"
             console.print(f"[green]ok[/green] {loaded.path}  ({len(loaded.spec.nodes)} nodes{world})", highlight=False)
     if as_json:
         emit_json({"valid": not failed, "specs": results})
@@ -177,8 +181,27 @@ def model_stop(profiles: list[str] = typer.Argument(None, help="profiles whose s
     console.print(f"stopped {', '.join(stopped)}" if stopped else "no model server was running", highlight=False)
 
 
+def print_model_server_warnings() -> None:
+    """Show the LLM layer's `ModelServerWarning`s (a server timing out, rate limiting, its circuit opening or
+    closing) as this command line's own one-line `warning:` on stderr, above a live progress bar; other warnings
+    as Python shows them."""
+    from coopgraph.llm.announce import ModelServerWarning
+
+    shown = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: TextIO | None = None, line: str | None = None) -> None:
+        if issubclass(category, ModelServerWarning):
+            console.print(f"[yellow]warning:[/yellow] {escape(str(message))}", highlight=False)
+        else:
+            shown(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 def main() -> None:
     apply_offline_env()
+    print_model_server_warnings()
     app()
 
 

@@ -58,7 +58,8 @@ def decisions(
     try:
         members = parse_team(team)
         if transport and episode_set != "train":
-            raise ValueError(f"TDW-MAT ships only the train split; no episode set {episode_set!r}")
+            raise ValueError(f"TDW-MAT decision data comes from the train split only (the test split is for "
+                             f"checking); no episode set {episode_set!r}")
         episodes = (overcooked_decisions.layout_set(episode_set) if kitchen else tdw_decisions.episode_ids()
                     if transport else episode_ids(episode_set))[:limit_episodes]
         renderer = DecisionRenderer(spec)

@@ -1,4 +1,5 @@
-"""Commands for evaluations and traces: `eval` (suites into a result store), `report`, and `trace view|diff|export`."""
+"""Commands for evaluations and traces: `eval` (suites into a result store), `report`, and
+`trace view|diff|process|export`."""
 
 from __future__ import annotations
 
@@ -15,7 +16,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from coopgraph.cli import app, console, emit_json, fail
 
-trace_app = typer.Typer(no_args_is_help=True, help="Look at run traces: HTML viewer, side-by-side diff, OTel export.")
+trace_app = typer.Typer(no_args_is_help=True, help="Look at run traces: HTML viewer, side-by-side diff, how the team "
+                        "cooperated, OTel export.")
 app.add_typer(trace_app, name="trace")
 
 
@@ -114,6 +116,13 @@ def eval_suite(
     if loaded.kind == "user-study":
         fail(f"{path} is a user study: each participant plays it with `coopgraph play --study {path} "
              "--participant ID`; `coopgraph report` reads its store")
+    if llm is not None:
+        from coopgraph.llm.settings import LLMSettingError, parse_setting
+
+        try:
+            parse_setting(llm)
+        except LLMSettingError as exc:  # refused before any job: the store is not even opened
+            fail(f"--llm: {exc}")
     labels = [t.label for t in loaded.teams]
     unknown_labels = [t for t in team if t not in labels]
     if unknown_labels:
@@ -242,6 +251,29 @@ def trace_diff(
         sys.stdout.write(render_text(comparison))
     else:
         console.print(f"wrote {output}", highlight=False)
+
+
+@trace_app.command("process")
+def trace_process(
+    trace: Path = typer.Argument(..., help="a run's JSONL trace"),
+    as_json: bool = typer.Option(False, "--json", help="print the measures, their n/a reasons and the viewer's marks"),
+) -> None:
+    """How the team cooperated: idle, waiting, duplicated effort, conflicts, plan-changing messages, work share."""
+    from coopgraph.evals.process import process_measures
+    from coopgraph.evals.process.text import render_text
+    from coopgraph.evals.trace_view import NotATrace, load_trace
+
+    if not trace.is_file():
+        fail(f"no trace file {trace}")
+    try:
+        events = load_trace(trace)
+    except NotATrace as exc:
+        fail(str(exc))
+    measures = process_measures(events)
+    if as_json:
+        emit_json(measures.as_dict())
+    else:
+        sys.stdout.write(render_text(measures, trace.name))
 
 
 @trace_app.command("export")

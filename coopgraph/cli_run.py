@@ -135,13 +135,17 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     def advance(record: dict[str, Any]) -> None:
         if record["type"] == "episode_start":
+            progress.start()  # only now: a run refused before its first step leaves just its one error line
             progress.update(task, total=record.get("max_steps"))
         elif record["type"] == "env_step":
             progress.update(task, completed=record["step"])
 
-    with progress:
+    try:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
                               listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name)
+    finally:
+        if progress.live.is_started:  # stopping one never started still prints an empty line
+            progress.stop()
 
 
 def _print_result(payload: dict[str, Any]) -> None:
@@ -156,11 +160,22 @@ def _print_result(payload: dict[str, Any]) -> None:
         f"wall {payload['wall_time_s']:.0f} s", highlight=False)
     for agent, u in payload["llm_usage"].items():
         console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "
-                      f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM", highlight=False)
+                      f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM"
+                      f"{_model_trouble(u)}", highlight=False)
     console.print(f"trace: {payload['trace_path']}", highlight=False)
     replayable = payload.get("replay")
     if replayable:
         console.print(f"replay a decision: {escape(replayable)}", highlight=False)
+
+
+def _model_trouble(usage: dict[str, Any]) -> str:
+    """What an agent's summary line adds when its model failed it: failed calls and decisions played on fallbacks
+    for want of a model (nothing for a run the model answered throughout)."""
+    failed, fallbacks = int(usage.get("llm_errors", 0)), int(usage.get("llm_fallbacks", 0))
+    if not failed and not fallbacks:
+        return ""
+    text = f"{failed} failed calls, {fallbacks} decisions fell back for want of a model"
+    return f"; [yellow]{text}[/yellow]" if fallbacks else f"; {text}"
 
 
 def check_out_folder(out: Path, flag: str = "--out") -> None:
@@ -174,11 +189,13 @@ def check_out_folder(out: Path, flag: str = "--out") -> None:
 def run(
     env: str = typer.Option("cwah", "--env", help="environment name (coopgraph.envs.registered())"),
     env_opt: list[str] = typer.Option([], "--env-opt", help="environment option KEY=VALUE, repeatable"),
-    episode: str = typer.Option("test/0", help="SET/INDEX, e.g. test/0, train/12"),
+    episode: str | None = typer.Option(None, help="the world's episode: C-WAH's SET/INDEX (test/0, train/12), an "
+                                       "Overcooked layout (cramped_room)... (default: the world's own, e.g. test/0 "
+                                       "in C-WAH, cramped_room in Overcooked)", show_default=False),
     team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
-    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, a "
-                            "distilled planner (local-coop-kitchen...), or local-coop: each member's distilled "
-                            "planner for its prompt in this world"),
+    llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, "
+                            "langchain:PROVIDER:MODEL, a distilled planner (local-coop-kitchen...), or local-coop: "
+                            "each member's distilled planner for its prompt in this world"),
     max_steps: int = typer.Option(None, help="step budget (default: the environment's horizon)"),
     seed: str = typer.Option("0", help="the run's seed: it resets the environment and the agents, and each graph "
                              "agent samples with a model seed derived from it (a whole number)"),
@@ -188,7 +205,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Run one episode with a team and print its metrics."""
-    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.envs.registry import UnknownEnvironmentError, default_episode
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
@@ -204,6 +221,8 @@ def run(
         out = trace.parent
     check_out_folder(out, "--trace" if trace is not None else "--out")
     try:
+        if episode is None:
+            episode = default_episode(env)
         members = parse_team(team)
         options = _parse_options(env_opt)
         if options:

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import read_events
+from coopgraph.tracing import TRACE_FORMAT, NotATrace, load_trace
 
 NEEDS_CHECKPOINTS = "it needs a run made with `coopgraph run`, which keeps checkpoints beside the trace"
 
@@ -126,10 +126,15 @@ def read_run(trace: str | Path) -> RecordedRun:
     path = Path(trace)
     if not path.is_file():
         raise TraceError(f"{path}: no such trace file")
-    events = read_events(path)
+    try:
+        events = load_trace(path)
+    except NotATrace as exc:
+        raise TraceError(str(exc)) from None
     start = next((e for e in events if e.get("type") == "episode_start"), None)
     if start is None:
-        raise TraceError(f"{path} has no episode_start record: not a coopgraph episode trace")
+        kinds = ", ".join(dict.fromkeys(str(e["type"]) for e in events))
+        raise TraceError(f"{path} is not a coopgraph episode trace: its events ({kinds}) have no episode_start "
+                         f"(a trace of an episode is {TRACE_FORMAT}, starting with its manifest and episode_start)")
     manifest = next((e for e in events if e.get("type") == "manifest"), {})
     return RecordedRun(path, events, manifest, start)
 

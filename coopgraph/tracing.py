@@ -116,6 +116,78 @@ class BoundTracer:
             yield out
 
 
+TRACE_FORMAT = "a JSON Lines file of events, one object with a \"type\" per line, as `coopgraph run` and " \
+    "`coopgraph eval` write them"
+_SQLITE = b"SQLite format 3\x00"
+
+
+class NotATrace(ValueError):
+    """The file given as a trace is not one; the message says what it is instead and what a trace is."""
+
+
+def _binary(path: Path, raw: bytes) -> NotATrace | None:
+    """Why a file is binary rather than text (a run's checkpoint database, other bytes), or None."""
+    if raw.startswith(_SQLITE):
+        return NotATrace(f"{path} is not a trace: it is an SQLite database (a run keeps its checkpoints in "
+                         f"NAME.checkpoints.sqlite beside its trace NAME.jsonl, {TRACE_FORMAT})")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw.count(b"\n", 0, exc.start) + 1
+        return NotATrace(f"{path} is not a trace: it is a binary file (byte 0x{raw[exc.start]:02x} on line {line} "
+                         f"is not UTF-8 text; a trace is {TRACE_FORMAT})")
+    if "\x00" in text:
+        line = text.count("\n", 0, text.index("\x00")) + 1
+        return NotATrace(f"{path} is not a trace: it is a binary file (a NUL byte on line {line}; a trace is "
+                         f"{TRACE_FORMAT})")
+    return None
+
+
+def _whole_json(text: str) -> str:
+    """`: the file is one JSON object ...` when the whole text is one JSON document (not JSON Lines), else ``."""
+    try:
+        document = json.loads(text)
+    except ValueError:
+        return ""
+    kind = "object" if isinstance(document, dict) else "array" if isinstance(document, list) else "value"
+    return f": the file is one JSON {kind}, not one event per line"
+
+
+def load_trace(path: str | Path) -> list[dict[str, Any]]:
+    """A trace's events, or NotATrace saying what the file is instead (missing, empty, binary, JSON but not
+    events) and what a trace is; a torn last line (a killed run) is skipped, as everywhere else. `trace view`,
+    `replay` and `fork` all read their trace through this."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise NotATrace(f"cannot read trace {path}: {exc.strerror}") from None
+    binary = _binary(path, raw)
+    if binary is not None:
+        raise binary
+    text = raw.decode("utf-8")
+    lines = [(n, s) for n, s in enumerate(text.splitlines(), 1) if s.strip()]
+    if not lines:
+        raise NotATrace(f"{path} is not a trace: it is empty, it holds no events (a trace is {TRACE_FORMAT})")
+    events: list[dict[str, Any]] = []
+    for index, (number, line) in enumerate(lines):
+        try:
+            record = json.loads(line)
+        except ValueError:
+            record, what = None, ""
+        else:
+            what = ": JSON, but not an object with a \"type\""
+        if not (isinstance(record, dict) and isinstance(record.get("type"), str)):
+            if index == len(lines) - 1 and events:
+                break  # a torn last line
+            shown = line if len(line) <= 60 else line[:57] + "..."
+            whole = _whole_json(text) if not (events or what) else ""
+            raise NotATrace(f"{path} is not a trace: line {number} is not an event ({shown!r}{what}){whole}; a "
+                            f"trace is {TRACE_FORMAT}")
+        events.append(record)
+    return events
+
+
 def read_events(path: str | Path) -> list[dict[str, Any]]:
     """Load a trace, skipping a torn last line left by a killed process."""
     events = []

@@ -19,17 +19,23 @@ if TYPE_CHECKING:  # pettingzoo is imported by the worlds themselves, not by nam
 EnvFactory = Callable[..., "ParallelEnv"]
 
 _REGISTRY: dict[str, EnvFactory | str] = {}
+_DEFAULT_EPISODES: dict[str, str] = {}
 
 
 class UnknownEnvironmentError(ValueError):
     """Raised by `make` for a name nobody registered; the message lists the registered names."""
 
 
-def register(name: str, factory: EnvFactory | str, *, replace: bool = False) -> None:
-    """Register `factory` (a callable or a lazy `"package.module:function"` path) under `name`."""
+def register(name: str, factory: EnvFactory | str, *, default_episode: str | None = None,
+             replace: bool = False) -> None:
+    """Register `factory` (a callable or a lazy `"package.module:function"` path) under `name`, with the episode
+    a run plays when it names none (`default_episode`: C-WAH's `test/0`, Overcooked's `cramped_room`)."""
     if name in _REGISTRY and not replace:
         raise ValueError(f"environment {name!r} is already registered (pass replace=True to override)")
     _REGISTRY[name] = factory
+    _DEFAULT_EPISODES.pop(name, None)
+    if default_episode is not None:
+        _DEFAULT_EPISODES[name] = default_episode
 
 
 def registered() -> list[str]:
@@ -52,6 +58,16 @@ def factory(name: str) -> EnvFactory:
             "Hint: check the spelling or call coopgraph.envs.register(name, factory) first."
         )
     return _resolve(_REGISTRY[name])
+
+
+def default_episode(name: str) -> str:
+    """The episode world `name` declared for runs that name none; each world has its own (episode ids differ
+    between worlds: C-WAH's `test/0` is no Overcooked layout)."""
+    factory(name)  # an unknown world: the error lists the registered ones
+    if name not in _DEFAULT_EPISODES:
+        raise UnknownEnvironmentError(f"world {name!r} declares no default episode; name one (--episode, or "
+                                      f"register({name!r}, ..., default_episode=...))")
+    return _DEFAULT_EPISODES[name]
 
 
 def make(name: str, **options: Any) -> ParallelEnv:

@@ -20,6 +20,8 @@ from coopgraph.tracing import Tracer
 
 
 def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
+    """Each graph member's LLM usage: calls answered, tokens, failed calls (`llm_errors`, after retries) and
+    questions that fell back for want of a model (`llm_fallbacks`)."""
     usage = {}
     for agent, member in zip(agents, team, strict=True):
         resources = getattr(member, "resources", None)
@@ -27,14 +29,15 @@ def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
             u = resources.lm.usage
             usage[agent] = {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens,
                             "completion_tokens": u.completion_tokens, "cache_hits": u.cache_hits,
-                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors}
+                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
+                            "llm_fallbacks": u.fallbacks}
     return usage
 
 
 def run_configured(
     env_name: str,
     env_options: dict[str, Any],
-    episode: str,
+    episode: str | None,
     team_names: list[str],
     llm: str | Callable[[], Any] | list[str | Callable[[], Any] | None],
     max_steps: int | None,
@@ -48,11 +51,12 @@ def run_configured(
     keep_checkpoints: bool = False,
     seat_human: Callable[[], Any] | None = None,
 ) -> dict[str, Any]:
-    """Run one episode; `llm` is a setting string or a factory returning an LM (tests pass fakes), or one of
-    those per member (None for baselines) when members use different models. One setting for the team is read
-    per member (`team_settings`: the family name `local-coop` gives each graph member the distilled planner
-    that learned its prompt in this world). With `keep_checkpoints`, graph
-    members save every step to a SQLite file beside the trace (`coopgraph replay`/`fork` read it).
+    """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
+    returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
+    different models. One setting for the team is read per member (`team_settings`: the family name
+    `local-coop` gives each graph member the distilled planner that learned its prompt in this world). With
+    `keep_checkpoints`, graph members save every step to a SQLite file beside the trace (`coopgraph
+    replay`/`fork` read it).
 
     The run is the replicate (`seed`, `repeat`): `seed` resets the world and the agents, and each graph member
     samples with its own model seed derived from the replicate (`coopgraph.llm.seeds`), unless `model_seeds`
@@ -67,6 +71,8 @@ def run_configured(
     if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
         raise ValueError(f"max_steps must be a whole number of 1 or more, got {max_steps!r} (None runs to the "
                          "environment's horizon)")
+    if episode is None:
+        episode = envs.default_episode(env_name)
     env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
     if isinstance(llm, str):
         llm = list(team_settings(team_names, llm, env_name))

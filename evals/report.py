@@ -7,6 +7,8 @@ tables 1 and 3-4 (score per layout) and soups per agent instead (`report_overcoo
 CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report_tdw.py`) with the meta-plan and
 cost tables, a Collab Capture or Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
+Every suite of episodes then gets how its teams cooperated: process measures per team and per agent, read from
+the runs' traces when the report is written (`process/tables.py`).
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from typing import Any
 
 from coopgraph.evals.comparisons import paired_delta
 from coopgraph.evals.metrics import TeamSummary, summarize
+from coopgraph.evals.references import refusal
 from coopgraph.evals.store import existing_store
 from coopgraph.evals.suite import Reference, Suite, SuiteInvalid, parse_suite
 from coopgraph.evals.tables import Column, Table
@@ -41,11 +44,34 @@ class SuiteResults:
     errors: dict[str, int]
     stale: int = 0
     summaries: dict[str, TeamSummary] = field(default_factory=dict)
+    admitted: dict[str, list[Reference]] = field(default_factory=dict)  # team label ("" for the suite) → refs
+    refused: list[str] = field(default_factory=list)  # why a paper number was left out, one line each
 
     def references(self, team: str) -> list[Reference]:
+        """The paper numbers that may stand beside this team's runs (same world and split)."""
+        return self.admitted.get(team, [])
+
+    def suite_references(self) -> list[Reference]:
+        """The suite-level paper numbers (agents it does not run) that fit its runs."""
+        return self.admitted.get("", [])
+
+    def admit_references(self) -> None:
+        """Sort the suite's references into those its stored runs allow and those they refuse (another world or
+        split: a store written by an older or edited suite), so no table prints a number from other data."""
         if self.suite is None:
-            return []
-        return next((t.references for t in self.suite.teams if t.label == team), [])
+            return
+        every_row = [r for rows in self.teams.values() for r in rows]
+        owners = [("", self.suite.references, every_row)]
+        owners += [(t.label, t.references, self.teams.get(t.label, [])) for t in self.suite.teams]
+        for label, refs, rows in owners:
+            kept = []
+            for ref in refs:
+                reason = refusal(ref, rows)
+                if reason is None:
+                    kept.append(ref)
+                else:
+                    self.refused.append(f"{label or 'suite'}: {reason}")
+            self.admitted[label] = kept
 
     def description(self, team: str) -> str:
         if self.suite is None:
@@ -72,7 +98,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
         suite = None
         if name in texts:
             try:
-                suite = parse_suite(texts[name], f"{name} (stored copy)")
+                suite = parse_suite(texts[name], f"{name} (stored copy)", check_references=False)
             except SuiteInvalid:
                 suite = None
         suite_rows = [r for r in rows if r["suite"] == name]
@@ -91,6 +117,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
             if current or failed:
                 teams[label], errors[label] = current, len(failed)
         result = SuiteResults(name, suite, teams, errors, stale)
+        result.admit_references()
         reference = suite.reference_team() if suite else None
         for label, team_rows in teams.items():
             ref_rows = teams.get(reference) if reference and label != reference else None
@@ -181,7 +208,8 @@ def ablation_table(results: SuiteResults) -> Table:
                      "cs": s.stats["communication_steps"], "prompt_tokens": s.stats["prompt_tokens"],
                      "paper": cells.get(team)})
     title = f"{results.name}: ablations — CaPo table 3 layout"
-    legend = LEGEND + " CaPo's table 3 reports TDW-MAT transport rates (TR); our variants run on C-WAH."
+    legend = LEGEND + (" A paper column appears only for numbers from this suite's world and split (CaPo's tables 3 "
+                       "and 8 are TDW-MAT transport rates: the `capo-ablations` suite).")
     return Table("ablation", title, columns + ([paper] if paper else []), rows, legend)
 
 
@@ -275,6 +303,14 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     return tables
 
 
+def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
+    """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
+    from coopgraph.evals.process.tables import process_tables
+    from coopgraph.evals.report_reasoning import is_reasoning
+
+    return [] if is_reasoning(results) else process_tables(results, folder)
+
+
 def planner_table(folder: Path) -> Table | None:
     """Decision quality per planner, from the agreement bench's `--save FOLDER/planners/*.json` summaries."""
     summaries = []
@@ -299,6 +335,7 @@ def planner_table(folder: Path) -> Table | None:
 def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str, Any]:
     """Write report.md, one CSV per table and the plots; return per-team summaries and the files."""
     from coopgraph.evals import plots
+    from coopgraph.evals.report_reasoning import is_reasoning
 
     folder = Path(folder)
     out_dir = Path(out) if out else folder / "report"
@@ -314,12 +351,18 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
             sections += [result.suite.description.strip(), ""]
         if result.stale:
             sections += [f"({result.stale} rows from earlier configurations of these teams are ignored.)", ""]
-        for table in suite_tables(result):
+        if result.refused:
+            sections += ["Paper numbers left out (they come from other data than these runs): "
+                         + "; ".join(result.refused) + ".", ""]
+        process = process_tables_of(result, folder)
+        for table in [*suite_tables(result), *process]:
             sections.append(table.markdown())
             tables.append({"suite": result.name, **table.as_json()})
             path = out_dir / f"{result.name}-{table.name}.csv"
             path.write_text(table.csv(), encoding="utf-8")
             files.append(str(path))
+        if not process and not is_reasoning(result):
+            sections += ["(No process measures: no stored run of this suite has a readable trace.)", ""]
         for path in plots.suite_plots(result, out_dir):
             sections += [f"![{path.stem}]({path.name})", ""]
             files.append(str(path))
@@ -338,4 +381,6 @@ def write_report(folder: str | Path, out: str | Path | None = None) -> dict[str,
     report.write_text("\n".join(sections), encoding="utf-8")
     files.insert(0, str(report))
     teams = [s.as_dict() for r in results for s in r.summaries.values()]
-    return {"store": str(folder), "report": str(report), "files": files, "teams": teams, "tables": tables}
+    refused = {r.name: r.refused for r in results if r.refused}
+    return {"store": str(folder), "report": str(report), "files": files, "teams": teams, "tables": tables,
+            "refused_references": refused}

@@ -41,9 +41,9 @@ def _references(results: SuiteResults) -> list[tuple[str, Reference]]:
     """(column title, reference) for every score the suite or its teams carry, in the order written."""
     if results.suite is None:
         return []
-    refs = list(results.suite.references)
+    refs = list(results.suite_references())
     for team in results.suite.teams:  # a team not run yet still shows what the paper reports for it
-        refs += [r.model_copy(update={"label": r.label or team.label}) for r in team.references]
+        refs += [r.model_copy(update={"label": r.label or team.label}) for r in results.references(team.label)]
     return [(f"paper: {r.label} ({r.source})", r) for r in refs if r.score is not None and r.episode]
 
 

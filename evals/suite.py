@@ -15,7 +15,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from coopgraph.graphs.yaml_source import YamlProblem, decode_text, load_source
+from coopgraph.graphs.yaml_source import SourceDoc, YamlProblem, decode_text, load_source
 
 SUITES_DIR = Path(__file__).parent / "suites"
 
@@ -30,11 +30,18 @@ class Member(BaseModel):
 
 
 class Reference(BaseModel):
-    """Numbers a paper reports for the same team, shown in a separate column and never mixed with ours."""
+    """Numbers a paper reports for the same team, shown in a separate column and never mixed with ours.
+
+    `world` and `split` say which data the number comes from; the loader refuses a reference whose world, split or
+    metric (the field it sets) is not its suite's runs' (`evals/references.py`). They are optional here only so
+    that the report can still read a store written before references named them (it then prints none of them).
+    """
 
     model_config = ConfigDict(extra="forbid")
 
     source: str = Field(min_length=1, description="e.g. 'CoELA t.2'")
+    world: str | None = Field(default=None, description="the world the number comes from: cwah, tdw-mat, ...")
+    split: str | None = Field(default=None, description="its split: test, train, or an Overcooked layout set")
     steps: float | None = None  # average steps L
     ei: float | None = None  # efficiency improvement, a fraction (0.33 = 33%)
     ss: float | None = None
@@ -196,7 +203,9 @@ def resolve_suite_path(ref: str | Path) -> Path:
     raise SuiteInvalid([SuiteError(str(ref), None, None, f"no such suite file (shipped suites: {names})")])
 
 
-def parse_suite(text: str, file: str = "<suite>") -> Suite:
+def parse_suite(text: str, file: str = "<suite>", *, check_references: bool = True) -> Suite:
+    """The validated suite; every problem is a `SuiteError` with file:line:column. `check_references=False` skips
+    the world/split/metric check of paper references (the report re-checks them against the stored rows)."""
     try:
         doc = load_source(text)
     except YamlProblem as problem:
@@ -216,6 +225,9 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
             errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None,
                                      f"{field}: {err['msg']}"))
         raise SuiteInvalid(errors) from None
+    unknown = unknown_names(suite, doc, file)
+    if unknown:
+        raise SuiteInvalid(unknown)
     seats = suite.seat_problems()
     if seats:
         marks = [doc.mark_for(loc) for loc, _ in seats]
@@ -227,7 +239,44 @@ def parse_suite(text: str, file: str = "<suite>") -> Suite:
         mark = doc.mark_for(("episodes",))
         raise SuiteInvalid([SuiteError(file, mark.line if mark else None, mark.column if mark else None,
                                        f"episodes: {exc}")]) from None
+    if check_references:
+        from coopgraph.evals.references import reference_problems
+
+        errors = []
+        for loc, message in reference_problems(suite):
+            mark = doc.mark_for(loc)
+            errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None,
+                                     f"{'.'.join(str(x) for x in loc)}: {message}"))
+        if errors:
+            raise SuiteInvalid(errors)
     return suite
+
+
+def unknown_names(suite: Suite, doc: SourceDoc, file: str) -> list[SuiteError]:
+    """The world and LLM settings the suite names that do not exist, each with its line and what does exist: an
+    evaluation refused here writes nothing, where one started would fail every job."""
+    from coopgraph import envs
+    from coopgraph.llm.settings import parse_setting
+
+    errors: list[SuiteError] = []
+
+    def at(loc: tuple[str | int, ...], message: str) -> None:
+        mark = doc.mark_for(loc)
+        errors.append(SuiteError(file, mark.line if mark else None, mark.column if mark else None, message))
+
+    if suite.environment.name not in envs.registered():
+        at(("environment", "name"), f"environment.name: unknown world {suite.environment.name!r}; worlds: "
+           f"{', '.join(envs.registered())}")
+    settings: list[tuple[tuple[str | int, ...], str]] = [(("llm",), suite.llm)]
+    for t, team in enumerate(suite.teams):
+        settings += [(("teams", t, "members", m, "llm"), member.llm) for m, member in enumerate(team.members)
+                     if member.llm is not None]
+    for loc, setting in settings:
+        try:
+            parse_setting(setting)
+        except ValueError as exc:  # LLMSettingError names every setting that exists
+            at(loc, f"{'.'.join(map(str, loc))}: {exc}")
+    return errors
 
 
 def load_suite(ref: str | Path) -> tuple[Suite, Path, str]:
@@ -274,7 +323,8 @@ def _slug(text: str) -> str:
 
 
 def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
-    """What about a member changes results: its name, its LLM and (for graph specs) the spec file's hash."""
+    """What about a member changes results: its name, its LLM and (for graph specs) the hashes of its spec file
+    and of every base spec it extends."""
     from coopgraph.evals.teams import UnknownMemberError, member_kind
 
     try:
@@ -284,14 +334,17 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
     if kind == "baseline":
         return {"name": name, "kind": kind}
     from coopgraph.graphs.errors import SpecInvalid
-    from coopgraph.graphs.loader import resolve_path
+    from coopgraph.graphs.loader import base_chain
     from coopgraph.manifest import file_hash
 
     try:
-        spec_hash = file_hash(resolve_path(name))
+        own, *bases = [file_hash(path) for path in base_chain(name)]
     except SpecInvalid:
-        spec_hash = "missing"
-    return {"name": name, "kind": kind, "llm": llm, "spec_sha256": spec_hash, **_profile_pins(llm)}
+        own, bases = "missing", []
+    fingerprint = {"name": name, "kind": kind, "llm": llm, "spec_sha256": own, **_profile_pins(llm)}
+    if bases:  # only for a spec that extends another, so the hashes of stand-alone specs stay as they were
+        fingerprint["bases_sha256"] = bases
+    return fingerprint
 
 
 def _profile_pins(llm: str | None) -> dict[str, Any]:

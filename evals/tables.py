@@ -1,5 +1,6 @@
 """Tables as data, written as markdown (a mean, its 95% interval and n in one cell), CSV (numbers in their own
-columns) and JSON (`report --json`: `mean`, `ci95` and `n` per cell).
+columns) and JSON (`report --json`: `mean`, `ci95` and `n` per cell; `na` with the reason for a measure the runs
+cannot give, printed `n/a`).
 
 Keeping the table shape apart from its formatting lets the report build each paper-style table once and
 write it twice without the two drifting apart.
@@ -13,6 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from coopgraph.evals.metrics import Stat
+from coopgraph.evals.process.measures import NotAvailable
 
 Format = Literal["text", "num", "pct", "signed_pct", "stat", "stat_pct", "stat_signed_pct"]
 
@@ -56,7 +58,9 @@ class Table:
             cells: list[Any] = []
             for c in self.columns:
                 value = row.get(c.key)
-                if _is_stat(c):
+                if isinstance(value, NotAvailable):
+                    cells += ["n/a", *([""] * len(STAT_PARTS))] if _is_stat(c) else ["n/a"]
+                elif _is_stat(c):
                     s = value if isinstance(value, Stat) else Stat(None)
                     low, high = s.ci95 or (None, None)
                     cells += [_raw(v) for v in (s.mean, s.std, s.low, s.high, low, high, s.n if s.mean is not None
@@ -82,6 +86,8 @@ def _is_stat(column: Column) -> bool:
 
 
 def _json_cell(value: Any, column: Column) -> Any:
+    if isinstance(value, NotAvailable):
+        return value.as_dict()
     if isinstance(value, Stat):
         return value.cell()
     if _is_stat(column) and value is not None:  # a bare number: its runs are not known
@@ -124,6 +130,8 @@ def stat_text(s: Stat, digits: int = 1, fmt: Format = "stat") -> str:
 def _md_cell(value: Any, column: Column) -> str:
     if value is None:
         return "–"
+    if isinstance(value, NotAvailable):
+        return "n/a"
     if column.fmt == "text":
         return str(value).replace("|", "\\|")
     if _is_stat(column) and isinstance(value, Stat):

@@ -79,7 +79,7 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
         if factory is None:
             raise UnknownMemberError(f"graph member {name!r} needs an LLM setting")
         try:
-            loaded = load_spec(name, env=env, llm=setting)
+            loaded = load_spec(name, env=env, llm=setting, member=True)
         except SpecInvalid as exc:
             raise UnknownMemberError(str(exc)) from None
         lm = made.setdefault(id(factory), factory())

@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from coopgraph.graphs.errors import SpecError
 from coopgraph.graphs.read_checks import check_reads
 from coopgraph.graphs.spec import END
+from coopgraph.graphs.state_schema import check_keys
 from coopgraph.nodes.registry import NODES, ROUTERS, unknown_name_message
 from coopgraph.prompts.render import available, template_exists
 
@@ -105,6 +106,7 @@ def check_spec(loaded: LoadedSpec) -> list[SpecError]:
         if node_id not in reachable:
             err("E305", f"node {node_id!r} is unreachable from entry {spec.entry!r}", ("nodes", node_id))
     errors.extend(check_reads(loaded))
+    errors.extend(check_keys(loaded))
     stuck = [n for n in spec.nodes if n in reachable and successors.get(n) and END not in _reach(n, successors)]
     if stuck:
         names = ", ".join(repr(n) for n in stuck)

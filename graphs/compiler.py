@@ -1,16 +1,16 @@
-"""Compiling a validated spec into a LangGraph `StateGraph`: per-step keys plus the channels its nodes keep.
+"""Compiling a validated spec into a LangGraph `StateGraph` whose state holds the keys its nodes declare.
 
 One compiled graph can serve many agents: each invocation receives that agent's resources as the LangGraph
-runtime context and runs on that agent's thread, every node run is wrapped so it is traced and its writes are
-checked against what the node declared, and the step ends by committing the channels (belief, history, running
-plan, each method's record), which nodes change in place, so the checkpointer saves them with the step.
+runtime context and runs on that agent's thread, and every node run is wrapped so it is traced and its writes
+are checked against what the node declared. A node that changes a channel (belief, history, running plan, a
+method's record) returns it, so the checkpointer saves it with the step; nothing is written back behind it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypedDict
+from typing import Any
 
 from langgraph.graph import END as LG_END
 from langgraph.graph import START, StateGraph
@@ -18,12 +18,11 @@ from langgraph.runtime import Runtime
 
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.graphs.spec import END, GraphSpec, LLMSampling, NodeSpec, RouterEdge
+from coopgraph.graphs.state_schema import spec_keys, state_schema
 from coopgraph.memory.agent_memory import AgentMemory
 from coopgraph.nodes.context import AgentResources, NodeContext
 from coopgraph.nodes.registry import NODES, ROUTERS, NodeInfo, RouterInfo
-from coopgraph.nodes.state import BELIEF, CHANNELS, CORE_CHANNELS, AgentState, memory_view
-
-COMMIT = "commit_channels"  # the internal last node of every step
+from coopgraph.nodes.state import BELIEF, memory_view
 
 
 class NodeContractError(RuntimeError):
@@ -46,6 +45,7 @@ def _node_runner(
     params = info.params.model_validate(node.params)
     prompt = node.prompt or info.prompt
     declared = set(info.writes)
+    channels = {written.name for written in info.keys if written.persists}  # saved by the checkpointer, not traced
 
     def run(state: Any, runtime: Runtime[AgentResources]) -> dict[str, Any]:
         resources = runtime.context or AgentResources()
@@ -57,7 +57,7 @@ def _node_runner(
         else:
             with tracer.span("node", node=node_id, use=info.name) as out:
                 update = info.fn(state, ctx)
-                out["update"] = update
+                out["update"] = {key: value for key, value in update.items() if key not in channels}
         extra = set(update) - declared
         if extra:
             raise NodeContractError(f"node {node_id!r} ({info.name}) wrote undeclared keys {sorted(extra)}")
@@ -76,26 +76,9 @@ def step_memory(state: Any, resources: AgentResources) -> AgentMemory | None:
 
 
 def channels_of(loaded: LoadedSpec) -> tuple[str, ...]:
-    """The channels a spec's graph carries: the core ones plus every family channel its nodes read or write."""
-    named: set[str] = set()
-    for node in loaded.spec.nodes.values():
-        info = NODES.get(node.use)
-        named.update(key for key in (*info.reads, *info.writes) if key in CHANNELS)
-    return (*CORE_CHANNELS, *sorted(named - set(CORE_CHANNELS)))
-
-
-def state_schema(name: str, channels: Iterable[str]) -> type:
-    """`AgentState` plus the given channels, as the TypedDict LangGraph builds its channels from."""
-    fields = {**AgentState.__annotations__, **{c: CHANNELS[c].type for c in channels}}
-    return TypedDict(f"{name}_state", fields, total=False)  # type: ignore[operator]  # a functional TypedDict
-
-
-def _commit(channels: tuple[str, ...]) -> Callable[[dict[str, Any]], dict[str, Any]]:
-    def commit(state: dict[str, Any]) -> dict[str, Any]:
-        """Write back the channels nodes changed in place, so the step's checkpoint holds them."""
-        return {name: state[name] for name in channels if state.get(name) is not None}
-
-    return commit
+    """The channels a spec's graph carries (what outlives a step): the core ones plus every family channel its
+    nodes read or write."""
+    return tuple(name for name, declared in spec_keys(loaded).items() if declared.persists)
 
 
 def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[Any, Runtime[AgentResources]], str]:
@@ -120,25 +103,20 @@ def _router_runner(edge: RouterEdge, info: RouterInfo) -> Callable[[Any, Runtime
 def build_state_graph(loaded: LoadedSpec) -> StateGraph[Any, AgentResources, Any, Any]:
     """The uncompiled StateGraph, for callers that add checkpointers or inspect structure."""
     spec: GraphSpec = loaded.spec
-    if COMMIT in spec.nodes:
-        raise ValueError(f"node id {COMMIT!r} is reserved for the step's last node; rename it in {loaded.path}")
-    channels = channels_of(loaded)
     graph: StateGraph[Any, AgentResources, Any, Any] = StateGraph(
-        state_schema(spec.name, channels), context_schema=AgentResources)
+        state_schema(spec.name, spec_keys(loaded)), context_schema=AgentResources)
     spec_dir = loaded.path.parent
     for node_id, node in spec.nodes.items():
         info = NODES.get(node.use)
         runner = _node_runner(node_id, node, info, build_program(info, node, spec_dir), spec.llm)
         graph.add_node(node_id, runner)  # type: ignore[call-overload]  # langgraph's overloads miss Runtime[C]
-    graph.add_node(COMMIT, _commit(channels))  # type: ignore[call-overload]  # overloads want a typed input
-    graph.add_edge(COMMIT, LG_END)
     graph.add_edge(START, spec.entry)
     for _, source, target in spec.chain_pairs():
-        graph.add_edge(source, COMMIT if target == END else target)
+        graph.add_edge(source, LG_END if target == END else target)
     for _, edge in spec.router_edges():
         info = ROUTERS.get(edge.router)
         graph.add_conditional_edges(
-            edge.source, _router_runner(edge, info), {b: COMMIT if t == END else t for b, t in edge.branches.items()}
+            edge.source, _router_runner(edge, info), {b: LG_END if t == END else t for b, t in edge.branches.items()}
         )
     return graph
 

@@ -18,6 +18,8 @@ HINTS = {
     "E203": "see the node's params in docs/nodes.md",
     "E204": "run `coopgraph nodes` to list the registered routers",
     "E205": "declare the value under the spec's top-level params:",
+    "E206": "refer to the param from a node's params as ${name}, or remove it; the agent's memory windows go under "
+            "agent:",
     "E207": "templates live in prompts/<family>/<name>.j2",
     "E208": "save a program with `coopgraph optimize` or fix the path (relative to the spec file)",
     "E209": "`extends:` names a shipped spec or a path relative to this file",
@@ -30,8 +32,13 @@ HINTS = {
     "E307": "give a node either plain edges or one router, not both",
     "E308": "write the key in a node before the reader on every path, or list it under `inputs:` if the caller "
             "supplies it",
+    "E316": "give the key one type and reducer in every node that writes it, or rename one node's key",
     "E310": "run the spec in a world that has the capability (listed), or use a node that does not need it",
     "E311": "add prompts/<family>/<node>.<world>.j2 or a world-neutral prompts/<family>/<node>.j2",
+    "E312": "hand the template the value (a node before it that writes it into the facts, e.g. memory.retrieve) "
+            "or guard the template's use with `{% if NAME is defined %}`",
+    "E313": "drive the spec from code that hands it those keys (coopgraph demo --toy does for describe_choose), or "
+            "wire nodes that compute them (perception.perceive, memory.retrieve, planning.list_actions)",
     "E320": "set the node's answer_format to what the profile answers with, or use another model",
     "E321": "lower the node's reasoning_chars to the profile's maximum, or use another model",
     "E322": "remove the drafting node (e.g. extends: coela-news) or use a model that writes",

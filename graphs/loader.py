@@ -7,12 +7,13 @@ so a user fixes a spec in one pass instead of one error per run.
 from __future__ import annotations
 
 import copy
+import difflib
 from dataclasses import dataclass
 from dataclasses import field as dataclass_field
 from pathlib import Path
 from typing import Any
 
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from coopgraph.graphs.errors import SpecError, SpecInvalid
 from coopgraph.graphs.renamed_names import rename_old_names, show
@@ -96,6 +97,25 @@ def _splice(edge: Any, removed: list[str]) -> Any:
     return " -> ".join(p for p in parts if p not in removed)
 
 
+def base_chain(ref: str) -> list[Path]:
+    """The files a spec is built from, itself first, then each base its `extends:` names in turn (a base that
+    cannot be read ends the chain: loading the spec reports it). Result stores hash every file of the chain, so a
+    change in a base spec reruns the variants built on it."""
+    chain = [resolve_path(ref)]
+    while True:
+        try:
+            doc = load_source(decode_text(chain[-1].read_bytes()))
+            base_ref = doc.data.get("extends") if isinstance(doc.data, dict) else None
+            if not isinstance(base_ref, str) or not base_ref:
+                return chain
+            base = resolve_path(base_ref, chain[-1].parent)
+        except (OSError, YamlProblem, SpecInvalid):
+            return chain
+        if base.resolve() in [p.resolve() for p in chain]:
+            return chain
+        chain.append(base)
+
+
 def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple, tuple[str, Mark]]]:
     """Raw data of a spec with its bases merged in, and the file/mark of every path."""
     try:
@@ -153,22 +173,48 @@ def _read_raw(path: Path, chain: list[Path]) -> tuple[dict[str, Any], dict[tuple
     return merged, merged_marks
 
 
-def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, str]], path: tuple = ()) -> Any:
-    """Replace "${name}" strings in node params by the spec-level param of that name."""
+def _substitute(value: Any, params: dict[str, Any], missing: list[tuple[tuple, str]], path: tuple = (),
+                used: set[str] | None = None) -> Any:
+    """Replace "${name}" strings in node params by the spec-level param of that name (noted in `used`)."""
     if isinstance(value, str) and value.startswith("${") and value.endswith("}"):
         key = value[2:-1]
         if key in params:
+            if used is not None:
+                used.add(key)
             return params[key]
         missing.append((path, key))
         return value
     if isinstance(value, dict):
-        return {k: _substitute(v, params, missing, (*path, k)) for k, v in value.items()}
+        return {k: _substitute(v, params, missing, (*path, k), used) for k, v in value.items()}
     if isinstance(value, list):
-        return [_substitute(v, params, missing, (*path, i)) for i, v in enumerate(value)]
+        return [_substitute(v, params, missing, (*path, i), used) for i, v in enumerate(value)]
     return value
 
 
-def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None) -> LoadedSpec:
+def _unused_params(params: dict[str, Any], used: set[str], marks: dict[tuple, tuple[str, Mark]],
+                   path: Path) -> list[SpecError]:
+    """E206 for each spec-level param this file declares that no node refers to as `${name}`: a misspelt or
+    misplaced key (an `agent:` setting under `params:`) would otherwise change nothing, silently. A param the
+    file inherits is left alone (an ablation may remove the node that took it)."""
+    from coopgraph.graphs.spec import AgentSettings
+
+    taken = [*sorted(used), *(f"agent: {name}" for name in AgentSettings.model_fields)]
+    errors = []
+    for key in params:
+        file, mark = _where(marks, ("params", key), path)
+        if key in used or file != str(path):
+            continue
+        close = difflib.get_close_matches(str(key), taken, n=3, cutoff=0.6)
+        close += [name for name in taken if name == f"agent: {key}" and name not in close]
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        errors.append(SpecError("E206", f"spec param {key!r} is taken by no node (no node's params say "
+                                f"${{{key}}}){hint} (params its nodes take: {', '.join(sorted(used)) or 'none'})",
+                                file, mark.line if mark else None, mark.column if mark else None))
+    return errors
+
+
+def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, llm: str | None = None,
+              member: bool = False) -> LoadedSpec:
     """Load, merge, validate and (by default) check a spec; raise SpecInvalid listing every problem.
 
     Old registry names are rewritten to the current ones, each with a W202 warning (in `LoadedSpec.warnings`
@@ -176,19 +222,23 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
 
     With `env`, also check it against that world's kit: the capabilities its nodes require and the prompt
     templates they render (an unknown world raises `UnknownEnvironmentError` listing the known ones). With
-    `llm`, also check it against what that LLM profile declares it can be asked (E320-E322)."""
+    `llm`, also check it against what that LLM profile declares it can be asked (E320-E322). Every LLM node's
+    template must read only what the node hands it (E312). With `member`, the spec is to play an episode as
+    a team member, whose runner hands it no `inputs:` (E313)."""
     path = ref if isinstance(ref, Path) else resolve_path(str(ref))
     data, marks = _read_raw(path, [path])
     errors: list[SpecError] = []
     params = data.get("params", {}) if isinstance(data.get("params"), dict) else {}
+    used: set[str] = set()
     for node_id, node in (data.get("nodes") or {}).items() if isinstance(data.get("nodes"), dict) else []:
         if isinstance(node, dict) and "params" in node:
             missing: list[tuple[tuple, str]] = []
-            node["params"] = _substitute(node["params"], params, missing, ("nodes", node_id, "params"))
+            node["params"] = _substitute(node["params"], params, missing, ("nodes", node_id, "params"), used)
             for where, key in missing:
                 file, mark = _where(marks, where, path)
                 errors.append(SpecError("E205", f"node {node_id!r} refers to undeclared param ${{{key}}}", file,
                                         mark.line if mark else None, mark.column if mark else None))
+    errors.extend(_unused_params(params, used, marks, path))
     data.setdefault("name", path.stem)
     try:
         spec = GraphSpec.model_validate(data)
@@ -198,7 +248,8 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
             loc = tuple(x for x in loc if not (isinstance(x, str) and x in ("str", "RouterEdge")))
             file, mark = _where(marks, loc, path)
             field = ".".join(str(x) for x in loc) or "spec"
-            errors.append(SpecError("E201", f"{field}: {err['msg']}", file,
+            message = _unknown_key(loc) if err["type"] == "extra_forbidden" else err["msg"]
+            errors.append(SpecError("E201", f"{field}: {message}", file,
                                     mark.line if mark else None, mark.column if mark else None))
         raise SpecInvalid(errors) from None
     loaded = LoadedSpec(spec, path, marks)
@@ -206,12 +257,20 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
     show(loaded.warnings)
     if check:
         from coopgraph.graphs.checks import check_spec
+        from coopgraph.graphs.template_checks import check_templates, not_a_member
 
+        if member and (refused := not_a_member(loaded)):
+            raise SpecInvalid([refused])
         errors.extend(check_spec(loaded))
         if env is not None and not errors:
+            from coopgraph.envs.registry import kit_info
             from coopgraph.graphs.world_checks import check_world
 
             errors.extend(check_world(loaded, env))
+            if not errors:
+                errors.extend(check_templates(loaded, kit_info(env).prompt_env))
+        elif not errors:
+            errors.extend(check_templates(loaded))
         if llm is not None and not errors:
             from coopgraph.graphs.profile_checks import check_profile
 
@@ -219,6 +278,21 @@ def load_spec(ref: str | Path, *, check: bool = True, env: str | None = None, ll
     if errors:
         raise SpecInvalid(errors)
     return loaded
+
+
+def _unknown_key(loc: tuple) -> str:
+    """A key the schema does not take (`llm: {tmperature: ...}`), with the closest keys it does take there."""
+    from coopgraph.graphs.spec import AgentSettings, LLMSampling, NodeSpec, RouterEdge
+    from coopgraph.nodes.registry import unknown_name_message
+
+    models: dict[tuple, type[BaseModel]] = {(): GraphSpec, ("llm",): LLMSampling, ("agent",): AgentSettings,
+                                            ("nodes",): NodeSpec, ("edges",): RouterEdge}
+    where = loc[:-1] if loc[:1] not in (("nodes",), ("edges",)) else loc[:1]
+    model = models.get(where)
+    if model is None:
+        return "unknown key"
+    known = [field.alias or name for name, field in model.model_fields.items()]
+    return unknown_name_message("key", str(loc[-1]), known)
 
 
 def _where(marks: dict[tuple, tuple[str, Mark]], loc: tuple, path: Path) -> tuple[str, Mark | None]:

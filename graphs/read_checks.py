@@ -26,10 +26,10 @@ def check_reads(loaded: LoadedSpec) -> list[SpecError]:
     writes = {node_id: set(NODES.get(node.use).writes) for node_id, node in spec.nodes.items()}
     predecessors: dict[str, set[str]] = defaultdict(set)
     successors: dict[str, set[str]] = defaultdict(set)
-    for source, target in _arrows(spec):
+    for source, target in arrows(spec):
         predecessors[target].add(source)
         successors[source].add(target)
-    written_before = _written_before(spec.entry, writes, predecessors, successors, _start_keys(spec))
+    before = written_before(spec.entry, writes, predecessors, successors, _start_keys(spec))
     errors: list[SpecError] = []
 
     def missing(reader: str, key: str, path: tuple, last: str) -> None:
@@ -42,17 +42,17 @@ def check_reads(loaded: LoadedSpec) -> list[SpecError]:
                                 mark.column if mark else None))
 
     for node_id, node in spec.nodes.items():
-        if node_id not in written_before:
+        if node_id not in before:
             continue  # unreachable: E305 says so
         info = NODES.get(node.use)
         for key in _required(info.reads, info.optional_reads):
-            if key not in written_before[node_id]:
+            if key not in before[node_id]:
                 missing(f"node {node_id!r} ({node.use})", key, ("nodes", node_id), node_id)
     for index, edge in spec.router_edges():
-        if edge.source not in written_before:
+        if edge.source not in before:
             continue
         info = ROUTERS.get(edge.router)
-        after_source = written_before[edge.source] | writes[edge.source]
+        after_source = before[edge.source] | writes[edge.source]
         for key in _required(info.reads, info.optional_reads):
             if key not in after_source:
                 missing(f"router {edge.router!r} after {edge.source!r}", key, ("edges", index, "router"), edge.source)
@@ -65,18 +65,18 @@ def _required(reads: tuple[str, ...], optional: tuple[str, ...]) -> list[str]:
 
 def _start_keys(spec: GraphSpec) -> frozenset[str]:
     """What every invocation starts with: the runner's keys, the channels and the spec's declared inputs."""
-    return frozenset(RUNNER_KEYS | set(CHANNELS) | set(spec.inputs))
+    return frozenset(set(RUNNER_KEYS) | set(CHANNELS) | set(spec.inputs))
 
 
-def _arrows(spec: GraphSpec) -> list[tuple[str, str]]:
+def arrows(spec: GraphSpec) -> list[tuple[str, str]]:
     """(source, target) of every way one node can run right after another, plain edge or router branch."""
-    arrows = [(source, target) for _, source, target in spec.chain_pairs()]
-    arrows += [(edge.source, target) for _, edge in spec.router_edges() for target in edge.branches.values()]
-    return [(source, target) for source, target in arrows if target != END]
+    found = [(source, target) for _, source, target in spec.chain_pairs()]
+    found += [(edge.source, target) for _, edge in spec.router_edges() for target in edge.branches.values()]
+    return [(source, target) for source, target in found if target != END]
 
 
-def _written_before(entry: str, writes: dict[str, set[str]], predecessors: dict[str, set[str]],
-                    successors: dict[str, set[str]], start: frozenset[str]) -> dict[str, set[str]]:
+def written_before(entry: str, writes: dict[str, set[str]], predecessors: dict[str, set[str]],
+                   successors: dict[str, set[str]], start: frozenset[str]) -> dict[str, set[str]]:
     """For each node reachable from the entry, the keys written on every path from the entry to it.
 
     The usual "definitely assigned" data flow: a node starts from what all its predecessors end with (the entry

@@ -87,12 +87,15 @@ class GraphSpec(BaseModel):
     @field_validator("inputs")
     @classmethod
     def _known_inputs(cls, inputs: list[str]) -> list[str]:
-        from coopgraph.nodes.state import STATE_KEYS
+        from coopgraph.nodes.registry import declared_keys
 
-        unknown = [key for key in inputs if key not in STATE_KEYS]
+        if not inputs:
+            return inputs
+        known = declared_keys()
+        unknown = [key for key in inputs if key not in known]
         if unknown:
             raise ValueError(f"unknown state key {', '.join(map(repr, unknown))} "
-                             f"(per-step keys: {', '.join(sorted(STATE_KEYS))})")
+                             f"(keys nodes declare: {', '.join(sorted(known))})")
         return inputs
 
     @field_validator("nodes")

@@ -18,12 +18,17 @@ from coopgraph.envs.capabilities import Partners
 from coopgraph.envs.protocol import SEND_MESSAGE, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
+from coopgraph.nodes.keys import ACTION
 from coopgraph.nodes.news import NEWS, NewsRecord
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.state import EPISODIC, key
 from coopgraph.prompts.render import PROMPTS_DIR, environment, template_file
 
 _OPENINGS_BLOCK = "scripted_openings"
+
+MESSAGE = key("message", str | None, family="communication",
+              doc="a drafted message, offered as the [send_message] action")
 
 
 class DraftParams(TextParams):
@@ -43,7 +48,7 @@ def _trim(text: str, limit: int) -> str:
 @node(
     "communication.draft_message",
     reads=("facts",),
-    writes=("message",),
+    writes=(MESSAGE,),
     params=DraftParams,
     prompt="communication/draft_message",
     program=TextProgram,
@@ -87,7 +92,8 @@ def _normal(text: str) -> str:
 
 
 # ----------------------------------------------------------------------------- template news
-@node("communication.report_news", reads=("observation",), writes=("action", "news"), requires={"news", "partners"})
+@node("communication.report_news", reads=("observation",), writes=(ACTION, NEWS, EPISODIC),
+      requires={"news", "partners"})
 def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Once per new plan, send the news MHP would send with it (puts, sightings, empty containers, a grab).
 
@@ -103,19 +109,20 @@ def report_news(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         record.reporter = kit.news(belief)
     reporter = record.reporter
     reporter.note_put(belief, obs)
+    noted: dict[str, Any] = {NEWS: record}  # the reporter keeps what it has noted and told
     plan, started = ctx.memory.plan, ctx.memory.plan_started_step
     if plan is None or started is None or started >= obs.time or record.reported_plan_step == started:
-        return {}
+        return noted
     record.reported_plan_step = started
     text = reporter.compose(belief, plan)
     if not text:
-        return {}
+        return noted
     sent = kit.affordances.available(belief, message=text)[0]
     ctx.memory.episodic.add_action(history_text(sent), obs.time, "done")
     ctx.memory.episodic.add_message(obs.agent_id, text, obs.time)
     if ctx.tracer is not None:
         ctx.tracer.event("news", step=obs.time, plan=plan.text, message=text)
-    return {"action": PrimitiveAction(kind=SEND_MESSAGE, message=text)}
+    return {**noted, EPISODIC: ctx.memory.episodic, ACTION: PrimitiveAction(kind=SEND_MESSAGE, message=text)}
 
 
 @router("communication.reported", branches=("spoke", "plan", "continue"), reads=("action", "new_messages"),

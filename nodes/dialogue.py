@@ -30,9 +30,11 @@ from coopgraph.envs.protocol import (
     label,
 )
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.keys import ACTION
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
-from coopgraph.nodes.reveca_notes import RANK, PendingQuestion, RevecaNotes, message_key, reveca_notes
+from coopgraph.nodes.reveca_notes import RANK, REVECA, PendingQuestion, RevecaNotes, message_key, reveca_notes
+from coopgraph.nodes.state import EPISODIC
 
 _ADDRESSEE = re.compile(r"\b([A-Z][a-z]+)\s*,\s*have you\b")
 _LABEL = re.compile(r"<[^<>]+> \(\d+\)")
@@ -41,7 +43,8 @@ _ASKED = re.compile(rf"\bhave you\b[^?]*?{LABEL_PATTERN}[^?]*\?", re.IGNORECASE)
 
 def _send(ctx: NodeContext[Any], obs: Observation, text: str, what: str) -> dict[str, Any]:
     ctx.memory.episodic.add_action(f"[{SEND_MESSAGE}] {what}", obs.time, "done")
-    return {"action": PrimitiveAction(kind=SEND_MESSAGE, message=text)}
+    return {ACTION: PrimitiveAction(kind=SEND_MESSAGE, message=text), EPISODIC: ctx.memory.episodic,
+            REVECA: reveca_notes(ctx.memory)}
 
 
 def _fit(text: str, limit: int) -> str:
@@ -169,8 +172,9 @@ def phrase(ctx: NodeContext[SpeakParams], obs: Observation, content: str, case: 
     return content
 
 
-@node("dialogue.speak", reads=("observation",), writes=("action", "reveca"), params=SpeakParams,
-      prompt="dialogue/phrase", program=TextProgram, requires={"objects", "goals", "rooms", "partners"})
+@node("dialogue.speak", reads=("observation",), writes=(ACTION, REVECA, EPISODIC), params=SpeakParams,
+      prompt="dialogue/phrase", program=TextProgram, requires={"objects", "goals", "rooms", "partners"},
+      template_facts=False, template_vars=("agent_name", "partner_names", "goal", "case", "content"))
 def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any]:
     """Send a message when one of REVECA's scheduled cases applies (answer > start-up > subgoal report).
 
@@ -196,7 +200,7 @@ def speak(state: dict[str, Any], ctx: NodeContext[SpeakParams]) -> dict[str, Any
         text = announce_text(belief, notes)
         notes.unannounced_puts.clear()
         return _send(ctx, obs, phrase(ctx, obs, _fit(text, params.max_chars), "put report"), "put report")
-    return {}
+    return {REVECA: notes}  # what was answered is noted even when nothing is said
 
 
 @router("dialogue.spoke", branches=("spoke", "silent"), reads=("action",))
@@ -211,7 +215,7 @@ class AskParams(BaseModel):
     wait_steps: int = Field(default=2, ge=0, le=20, description="steps to wait for the answer before acting")
 
 
-@node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=("action", "reveca"),
+@node("dialogue.ask", reads=("question", "options", "choice_index", "observation"), writes=(ACTION, REVECA, EPISODIC),
       params=AskParams)
 def ask(state: dict[str, Any], ctx: NodeContext[AskParams]) -> dict[str, Any]:
     """Send the validation question and remember which plan waits on it, until when."""

@@ -7,7 +7,11 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.keys import ACTION
 from coopgraph.nodes.registry import node, router
+from coopgraph.nodes.state import DECISIONS, EPISODIC, PLAN, key
+
+PLAN_STATUS = key("plan_status", str, family="execution", doc="running / done / failed / interrupted / none")
 
 
 def history_text(plan: Any, limit: int = 80) -> str:
@@ -16,27 +20,28 @@ def history_text(plan: Any, limit: int = 80) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
-@node("execution.start_plan", reads=("choice_index", "options", "observation"), writes=("plan_status", "decisions"))
+@node("execution.start_plan", reads=("choice_index", "options", "observation"),
+      writes=(PLAN_STATUS, DECISIONS, PLAN, EPISODIC))
 def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Make the chosen option the running plan (no choice: keep none and idle this step)."""
     index = state.get("choice_index")
     options = state.get("options") or []
-    decisions = state.get("decisions", 0) + 1
+    decided: dict[str, Any] = {DECISIONS: 1, PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}
     running = ctx.memory.plan
     if running is not None:  # a message arrived mid-plan and the planner was asked again
         ctx.memory.episodic.add_action(history_text(running), state["observation"].time, "interrupted")
     if index is None or not 0 <= index < len(options):
         ctx.memory.plan = None
-        return {"plan_status": "none", "decisions": decisions}
+        return {**decided, PLAN_STATUS: "none"}
     ctx.memory.plan = options[index]
     ctx.memory.plan_started_step = state["observation"].time
     if ctx.tracer is not None:
         ctx.tracer.event("plan", step=state["observation"].time, plan=options[index].text,
                          invalid=bool(state.get("invalid")), reasoning=state.get("reasoning", ""))
-    return {"plan_status": "running", "decisions": decisions}
+    return {**decided, PLAN_STATUS: "running"}
 
 
-@node("execution.step_plan", reads=("observation",), writes=("action", "plan_status"))
+@node("execution.step_plan", reads=("observation",), writes=(ACTION, PLAN_STATUS, PLAN, EPISODIC))
 def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """One primitive action of the running plan; a finished plan is logged and cleared."""
     plan = ctx.memory.plan
@@ -47,15 +52,16 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     assert skillbook is not None, "execution.step_plan ran without the world's skill book"
     step = skillbook.next_action(plan, obs)
     status = str(step.status)
+    stepped: dict[str, Any] = {PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}  # the skill book moved on
     if step.action is not None and status == "running":
         if step.action.message:  # my own words belong in the dialogue history too (partners' arrive by perception)
             ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.time)
-        return {"action": step.action, "plan_status": status}
+        return {**stepped, ACTION: step.action, PLAN_STATUS: status}
     ctx.memory.episodic.add_action(history_text(plan), obs.time, status)
     ctx.memory.plan = None
     if ctx.tracer is not None:
         ctx.tracer.event("plan_end", step=obs.time, plan=plan.text, status=status, reason=step.reason)
-    return {"action": step.action, "plan_status": status}
+    return {**stepped, ACTION: step.action, PLAN_STATUS: status}
 
 
 class ReplanParams(BaseModel):

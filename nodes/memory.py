@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from coopgraph.envs.capabilities import Belief, LayoutFacts, Partners
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.focus import FocusParams, dialogue_lines, known_lines, self_text
+from coopgraph.nodes.keys import FACTS
 from coopgraph.nodes.partner_model import describe_partner
 from coopgraph.nodes.registry import node
 from coopgraph.nodes.relevance import NEEDS
@@ -40,7 +41,15 @@ def _progress(belief: Belief, params: RetrieveParams) -> str:
     return belief.progress_text(include_all=params.all_objects)
 
 
-@node("memory.retrieve", reads=("observation",), writes=("facts",), params=RetrieveParams)
+#: The facts `memory.retrieve` gives every step (`recalled` too, when a vector store recalls anything).
+RETRIEVED = ("agent_name", "partner_names", "goal", "progress", "dialogue", "previous_actions", "step", "max_steps")
+
+
+def _retrieved(params: RetrieveParams) -> tuple[str, ...]:
+    return (*RETRIEVED, "action_texts") if params.action_texts else RETRIEVED
+
+
+@node("memory.retrieve", reads=("observation",), writes=(FACTS,), params=RetrieveParams, adds_facts=_retrieved)
 def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[str, Any]:
     """Gather template variables from semantic, episodic and (optionally) vector memory."""
     obs = state["observation"]
@@ -68,7 +77,7 @@ def retrieve(state: dict[str, Any], ctx: NodeContext[RetrieveParams]) -> dict[st
     return {"facts": facts}
 
 
-@node("memory.layout", reads=("facts",), writes=("facts",), requires={"layout"})
+@node("memory.layout", reads=("facts",), writes=(FACTS,), requires={"layout"}, adds_facts=("layout",))
 def layout(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the world's fixed map facts (`layout`) to the facts, in the labels its state text uses.
 
@@ -80,8 +89,8 @@ def layout(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     return {"facts": facts}
 
 
-@node("memory.focus", reads=("facts", "observation", "reveca"), writes=("facts",), params=FocusParams,
-      requires=NEEDS | {"spatial"})
+@node("memory.focus", reads=("facts", "observation", "reveca"), writes=(FACTS,), params=FocusParams,
+      requires=NEEDS | {"spatial"}, adds_facts=("self_text", "known", "partners", "dialogue_lines"))
 def focus(state: dict[str, Any], ctx: NodeContext[FocusParams]) -> dict[str, Any]:
     """Add REVECA's facts: me, relevant objects (by level, then distance), partners' estimated places.
 

@@ -20,9 +20,10 @@ from coopgraph.envs.protocol import SEND_MESSAGE, Affordance, AffordanceGroup, m
 from coopgraph.nodes.capo_discussion import Discussion, Rules
 from coopgraph.nodes.capo_protocol import parse_message, parse_meta_plan, part_for
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.keys import ACTIONS, CHOICE, CHOICE_INDEX, FACTS, INVALID, OPTIONS
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
-from coopgraph.nodes.state import channel
+from coopgraph.nodes.state import EPISODIC, PLAN, channel, key
 
 if TYPE_CHECKING:
     from coopgraph.memory.agent_memory import AgentMemory
@@ -35,6 +36,16 @@ class CapoRecord:
 
 
 CAPO = channel("capo", CapoRecord, CapoRecord, "this agent's side of the CaPo meta-plan discussion", family="capo")
+
+# This step's view of the discussion, for routers and the chooser's prompt.
+META_PLAN = key("meta_plan", str | None, family="capo", doc="the meta-plan as agreed or proposed so far")
+FEEDBACK = key("feedback", list[str], family="capo", doc="the evaluators' feedback lines")
+CONSENSUS = key("consensus", bool, family="capo", doc="whether the team agreed on the meta-plan")
+DISCUSSION_ROUND = key("discussion_round", int, family="capo", doc="the discussion's round")
+DISCUSSION_TURN = key("discussion_turn", str | None, family="capo",
+                      doc="design / evaluate / check / None (act): whose move the discussion expects now")
+UTTERANCE = key("utterance", str | None, family="capo",
+                doc="a discussion message to send this step (kept apart from `message`, CoELA's draft)")
 
 VERDICTS = ["yes, we follow it as it is", "no, it should change"]
 FIT = ["yes, it still fits: we keep it", "no, it needs an update"]
@@ -114,8 +125,14 @@ def _trace(ctx: NodeContext[Any], discussion: Discussion, before: int, **fields:
                          version=discussion.version, round=discussion.round, **fields)
 
 
-def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
+def _record(ctx: NodeContext[Any]) -> CapoRecord:
+    record: CapoRecord = ctx.memory.channel(CAPO, CapoRecord)
+    return record
+
+
+def _state(ctx: NodeContext[Any], discussion: Discussion, **more: Any) -> dict[str, Any]:
     return {
+        CAPO: _record(ctx),  # the discussion moved on
         "meta_plan": discussion.meta_plan or None,
         "consensus": discussion.consensus,
         "discussion_round": discussion.round,
@@ -127,7 +144,7 @@ def _state(discussion: Discussion, **more: Any) -> dict[str, Any]:
     "metaplan.discuss",
     reads=("observation", "progress_event", "progress_report"),
     optional_reads=("progress_event", "progress_report"),  # without `progress.detect` (capo-noadapt) no adapting
-    writes=("discussion_turn", "utterance", "meta_plan", "consensus", "discussion_round", "feedback", "capo"),
+    writes=(DISCUSSION_TURN, UTTERANCE, META_PLAN, CONSENSUS, DISCUSSION_ROUND, FEEDBACK, CAPO),
     params=DiscussParams,
 )
 def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str, Any]:
@@ -154,7 +171,7 @@ def discuss(state: dict[str, Any], ctx: NodeContext[DiscussParams]) -> dict[str,
     turn, utterance = discussion.turn(obs.time, state.get("progress_event"), state.get("progress_report"))
     _trace(ctx, discussion, before, step=obs.time)
     feedback = [f"{discussion.name(a)}: {text}" for a, (_, text) in discussion.feedback.items()]
-    return _state(discussion, discussion_turn=turn, utterance=utterance, feedback=feedback)
+    return _state(ctx, discussion, discussion_turn=turn, utterance=utterance, feedback=feedback)
 
 
 class DesignParams(TextParams):
@@ -170,9 +187,10 @@ class DesignParams(TextParams):
 @node(
     "metaplan.design",
     reads=("facts", "observation"),
-    writes=("meta_plan", "utterance", "consensus", "discussion_round", "invalid", "capo"),
+    writes=(META_PLAN, UTTERANCE, CONSENSUS, DISCUSSION_ROUND, INVALID, CAPO),
     params=DesignParams,
     prompt="metaplan/design",
+    template_vars=("team", "mode", "meta_plan", "feedback", "progress_updates", "words_per_line"),
     program=MetaPlanProgram,
 )
 def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, Any]:
@@ -202,7 +220,7 @@ def design(state: dict[str, Any], ctx: NodeContext[DesignParams]) -> dict[str, A
     before = len(discussion.log)
     utterance = discussion.designed(plan, obs.time)
     _trace(ctx, discussion, before, step=obs.time, plan=discussion.meta_plan, sent=utterance is not None)
-    return _state(discussion, utterance=utterance, invalid=not plan)
+    return _state(ctx, discussion, utterance=utterance, invalid=not plan)
 
 
 class EvaluateParams(ChoiceParams):
@@ -213,9 +231,10 @@ class EvaluateParams(ChoiceParams):
 @node(
     "metaplan.evaluate",
     reads=("facts", "observation"),
-    writes=("feedback", "consensus", "utterance", "invalid", "capo"),
+    writes=(FEEDBACK, CONSENSUS, UTTERANCE, INVALID, CAPO),
     params=EvaluateParams,
     prompt="metaplan/evaluate",
+    template_vars=("designer", "meta_plan", "round", "rounds", "my_progress"),
     program=VerdictProgram,
 )
 def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[str, Any]:
@@ -248,7 +267,7 @@ def evaluate(state: dict[str, Any], ctx: NodeContext[EvaluateParams]) -> dict[st
     utterance = discussion.evaluated(agree, text, obs.time)
     _trace(ctx, discussion, before, step=obs.time, feedback=text)
     return {"feedback": [text] if text else [], "consensus": agree, "utterance": utterance,
-            "invalid": not prediction.valid}
+            "invalid": not prediction.valid, CAPO: _record(ctx)}
 
 
 class CheckParams(ChoiceParams):
@@ -258,9 +277,10 @@ class CheckParams(ChoiceParams):
 @node(
     "metaplan.check",
     reads=("facts", "observation"),
-    writes=("discussion_turn", "invalid", "capo"),
+    writes=(DISCUSSION_TURN, INVALID, CAPO),
     params=CheckParams,
     prompt="metaplan/check",
+    template_vars=("team", "meta_plan", "progress_updates"),
     program=FitProgram,
 )
 def check(state: dict[str, Any], ctx: NodeContext[CheckParams]) -> dict[str, Any]:
@@ -285,10 +305,11 @@ def check(state: dict[str, Any], ctx: NodeContext[CheckParams]) -> dict[str, Any
     before = len(discussion.log)
     adapt = discussion.checked(fits, obs.time)
     _trace(ctx, discussion, before, step=obs.time, reason=prediction.get("reasoning", "") if prediction.valid else "")
-    return {"discussion_turn": "design" if adapt else None, "invalid": not prediction.valid}
+    return {"discussion_turn": "design" if adapt else None, "invalid": not prediction.valid, CAPO: _record(ctx)}
 
 
-@node("metaplan.say", reads=("utterance", "observation"), writes=("actions", "options", "choice", "choice_index"))
+@node("metaplan.say", reads=("utterance", "observation"),
+      writes=(ACTIONS, OPTIONS, CHOICE, CHOICE_INDEX, PLAN, EPISODIC))
 def say(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Offer the discussion message as the only action, so the shared execution nodes send it (one step).
 
@@ -302,7 +323,8 @@ def say(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
         ctx.memory.episodic.add_action(running.text, state["observation"].time, "done")
         ctx.memory.plan = None
     option = message_affordance(text)
-    return {"actions": [option.text], "options": [option], "choice": option.text, "choice_index": 0}
+    return {"actions": [option.text], "options": [option], "choice": option.text, "choice_index": 0,
+            PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}
 
 
 def _is_message(plan: Affordance | None) -> bool:
@@ -319,7 +341,8 @@ def _without_discussion(facts: dict[str, Any], memory: AgentMemory) -> dict[str,
     return facts
 
 
-@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=("facts",))
+@node("metaplan.brief", reads=("facts", "observation", "capo"), writes=(FACTS,),
+      adds_facts=("dialogue", "previous_actions", "meta_plan", "my_part", "plan_status"))
 def brief(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Add the meta-plan, this agent's part of it and its standing to the facts the action chooser sees.
 

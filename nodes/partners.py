@@ -10,10 +10,10 @@ from typing import Any
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.partner_model import record_partners, record_self
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.nodes.reveca_notes import REVECA, reveca_notes
 
 
-@node("partners.track", reads=("observation",), writes=("reveca",), requires={"rooms"})
+@node("partners.track", reads=("observation",), writes=(REVECA,), requires={"rooms"})
 def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     """Keep REVECA's agent histories: my own interactions and every partner sighting, each step.
 
@@ -23,4 +23,4 @@ def track(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     notes = reveca_notes(ctx.memory)
     record_self(notes, obs)
     record_partners(notes, ctx.memory.semantic, obs)
-    return {}
+    return {REVECA: notes}

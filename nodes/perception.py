@@ -10,14 +10,18 @@ from coopgraph.envs.protocol import HouseObservation, ObjectInfo, Observation
 from coopgraph.memory.episodic import quoted
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
+from coopgraph.nodes.state import BELIEF, EPISODIC, VECTOR_LOG, key
+
+NEW_MESSAGES = key("new_messages", int, family="perception", doc="partner messages received this step")
 
 
 class PerceiveParams(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
-    read_messages: bool = Field(default=True, description="fold the facts partners' messages state into the belief "
-                                "with the world's rule-based reader (a small-model aid: off in coela as published, "
-                                "where only the LLM reads messages, in its dialogue)")
+    read_messages: bool = Field(default=False, description="also fold the facts partners' messages state into the "
+                                "belief with the world's rule-based reader: a small-model aid no paper has, so only "
+                                "variants that say so turn it on; the published methods leave messages to the LLM, "
+                                "in its dialogue")
     store_vectors: bool = Field(default=True, description="also index sightings and messages in the vector store")
 
 
@@ -39,7 +43,8 @@ def _new_sightings(obs: HouseObservation, indexed: set[str]) -> list[dict[str, A
     return items
 
 
-@node("perception.perceive", reads=("observation",), writes=("new_messages",), params=PerceiveParams)
+@node("perception.perceive", reads=("observation",), writes=(NEW_MESSAGES, BELIEF, EPISODIC, VECTOR_LOG),
+      params=PerceiveParams)
 def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[str, Any]:
     """Update the belief from the observation, record messages in dialogue memory and the vector store.
 
@@ -55,6 +60,7 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
         memory.episodic.add_message(message.sender, message.text, message.step)
         if ctx.params.read_messages and ctx.resources.kit is not None:
             ctx.resources.kit.read_message(ctx.belief, message)
+    update: dict[str, Any] = {NEW_MESSAGES: len(received), BELIEF: ctx.belief, EPISODIC: memory.episodic}
     if ctx.params.store_vectors and memory.vector is not None:
         items: list[dict[str, Any]] = []
         if isinstance(obs, HouseObservation):
@@ -63,4 +69,5 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
                   for m in received]
         if items:
             memory.remember(items)  # one write per step
-    return {"new_messages": len(received)}
+            update[VECTOR_LOG] = memory.vector_log
+    return update

@@ -16,11 +16,17 @@ from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import CandidateParams, distance_notes, rank
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.execution import history_text
+from coopgraph.nodes.keys import ACTIONS, CHOICE, CHOICE_INDEX, FACTS, INVALID, OPTIONS
 from coopgraph.nodes.order_vote import OrderVote, choose_in_orders
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
-from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.nodes.reveca_notes import REVECA, reveca_notes
 from coopgraph.nodes.shortlist import ShortlistParams, hand_free, shortlist
+from coopgraph.nodes.state import key
+
+REASONING = key("reasoning", str, start="", family="planning", doc="the planner's short thought before its choice")
+CANDIDATES = key("candidates", list[dict[str, Any]], family="planning",
+                 doc="REVECA's K ranked candidates (level, distances, note), as plain data")
 
 
 # ----------------------------------------------------------------------------- listing
@@ -67,7 +73,8 @@ def without_claimed(options: list[Affordance]) -> list[Affordance]:
 
 
 @node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
-      writes=("actions", "options", "facts"), params=ListParams)
+      writes=(ACTIONS, OPTIONS, FACTS), params=ListParams,
+      adds_facts=lambda params: ("option_notes",) if params.distances else ())
 def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[str, Any]:
     """Ask the environment's affordances for the high-level actions open to this belief.
 
@@ -90,8 +97,9 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
 @node(
     "planning.rank_candidates",
     reads=("options", "facts", "observation"),
-    writes=("candidates", "actions", "options", "facts", "reveca"),
+    writes=(CANDIDATES, ACTIONS, OPTIONS, FACTS, REVECA),
     params=CandidateParams,
+    adds_facts=("option_notes",),
     requires={"objects", "rooms", "spatial", "partners", "observed_actions"},
 )
 def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) -> dict[str, Any]:
@@ -117,11 +125,12 @@ def rank_candidates(state: dict[str, Any], ctx: NodeContext[CandidateParams]) ->
         "actions": [option.text for option in kept],
         "options": kept,
         "facts": facts,
+        REVECA: notes,  # ranking keeps partner estimates in the notes
     }
 
 
-@node("planning.shortlist", reads=("options", "facts"), writes=("actions", "options", "facts"),
-      params=ShortlistParams, requires={"objects"})
+@node("planning.shortlist", reads=("options", "facts"), writes=(ACTIONS, OPTIONS, FACTS),
+      params=ShortlistParams, requires={"objects"}, adds_facts=("option_notes",))
 def shortlist_actions(state: dict[str, Any], ctx: NodeContext[ShortlistParams]) -> dict[str, Any]:
     """Keep the nearest few options of each group, grouped, each noted with its distance and any partner claim
     (in the facts' `option_notes`, keyed by the option's text so the note follows its option)."""
@@ -181,7 +190,7 @@ def choose(ctx: NodeContext[ActionChoiceParams], context: dict[str, Any], action
     "planning.choose_action",
     reads=("facts", "actions", "description", "options"),
     optional_reads=("description", "options"),
-    writes=("choice", "choice_index", "reasoning", "invalid"),
+    writes=(CHOICE, CHOICE_INDEX, REASONING, INVALID),
     params=ActionChoiceParams,
     prompt="planning/choose_action",
     program=ChoiceProgram,

@@ -4,8 +4,9 @@ Both the graph and DSPy optimizers call the same `dspy.Predict`, so the prompt a
 (its instructions and demos) is the prompt that runs. The adapter also owns the answer contract:
 a constrained choice parsed leniently, retried when unusable, then reported as invalid instead of
 raising, so one bad answer never stops an episode. It talks to the LM through `ChatLM` only: attempts stop
-when the LM gives a `stop_reason` (the decision's deadline, or it has given up on its server), and an
-unusable reply is `discard`ed so that the retry asks the model again.
+when the LM gives a `stop_reason` (the decision's deadline, or its server's circuit is open), an unusable reply
+is `discard`ed so that the retry asks the model again, and a question no attempt got a reply to is reported
+(`fell_back`), so a run played on fallbacks says so.
 
 Importing this module costs no dspy (node modules import it, and so do commands that need no model: `graph
 validate`, `nodes`): the program classes and the adapter are declared here as `DspyDeferred` classes that
@@ -220,6 +221,7 @@ class JinjaAdapter(metaclass=DspyDeferred):
         errors: list[str] = []
         raw = ""
         attempts = 0
+        answered = False  # whether any attempt got a reply (usable or not) from the model
         for attempt in range(1, self.retries + 2):
             stop = lm.stop_reason(started) if attempt > 1 else None
             if stop is not None:
@@ -228,12 +230,13 @@ class JinjaAdapter(metaclass=DspyDeferred):
             attempts = attempt
             request = ChatRequest(messages, constraint=constraint, max_tokens=max_tokens,
                                   options={**lm_kwargs, **self.options},
-                                  trace={"node": self.node_name, "attempt": attempt})
+                                  trace={"node": self.node_name, "attempt": attempt}, decision_started=started)
             try:
                 done = lm.complete(request)
-            except Exception as exc:  # transport already retried with backoff; count and go on
+            except Exception as exc:  # the LM already retried with backoff; count and go on
                 errors.append(f"{type(exc).__name__}: {exc}"[:300])
                 continue
+            answered = True
             raw = done.text
             if constraint is None:
                 if echoes_instructions(raw, messages):
@@ -260,6 +263,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
                 }]
             errors.append(f"unusable answer: {raw[:120]!r}")
             lm.discard(done)
+        if not answered:
+            lm.fell_back({"node": self.node_name}, errors)
         invalid: dict[str, Any] = {"valid": False, "attempts": attempts, "raw": raw, "errors": errors}
         if constraint is None:
             return [{"text": "", **invalid}]

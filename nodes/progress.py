@@ -15,6 +15,12 @@ from coopgraph.envs.capabilities import DISCOVERY, SUBGOAL, Belief
 from coopgraph.envs.protocol import Observation
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
+from coopgraph.nodes.state import BELIEF, key
+
+PROGRESS_EVENT = key("progress_event", str | None, family="progress",
+                     doc="this step's progress, everything new to the belief (CaPo re-plans on it)")
+PROGRESS_REPORT = key("progress_report", str | None, family="progress",
+                      doc="the part of progress_event this agent found or did itself")
 
 
 class DetectParams(BaseModel):
@@ -35,7 +41,7 @@ def detect(belief: Belief, observation: Observation, params: DetectParams) -> tu
 @node(
     "progress.detect",
     reads=("observation",),
-    writes=("progress_event", "progress_report"),
+    writes=(PROGRESS_EVENT, PROGRESS_REPORT, BELIEF),  # the belief remembers what it has reported
     params=DetectParams,
 )
 def detect_progress(state: dict[str, Any], ctx: NodeContext[DetectParams]) -> dict[str, Any]:
@@ -48,4 +54,4 @@ def detect_progress(state: dict[str, Any], ctx: NodeContext[DetectParams]) -> di
     events, own = detect(ctx.belief, obs, ctx.params)
     if events and ctx.tracer is not None:
         ctx.tracer.event("progress", step=obs.time, events=events, own=own)
-    return {"progress_event": "; ".join(events) or None, "progress_report": "; ".join(own) or None}
+    return {PROGRESS_EVENT: "; ".join(events) or None, PROGRESS_REPORT: "; ".join(own) or None, BELIEF: ctx.belief}

@@ -8,11 +8,17 @@ read one source of truth.
 from __future__ import annotations
 
 import difflib
+import inspect
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
+
+from coopgraph.nodes.state import CHANNELS, RUNNER_KEYS, StateKey
+
+#: The keys a node adds to the facts: fixed, or read from its params (a key some params turn on).
+FactKeys = tuple[str, ...] | Callable[[Any], Iterable[str]]
 
 
 class NoParams(BaseModel):
@@ -36,6 +42,24 @@ class NodeInfo:
     prompt: str | None = None  # default template; a spec's `prompt:` overrides it
     program: type | None = None  # the dspy.Module class an LLM node runs
     requires: frozenset[str] = frozenset()  # capabilities of a world's kit it needs (envs/capabilities.py)
+    template_vars: tuple[str, ...] = ()  # what an LLM node hands its template besides the facts and the adapter's
+    template_facts: bool = True  # whether the step's `facts` go into its template's variables too
+    adds_facts: FactKeys | None = None  # a node writing `facts`: the keys it adds (None: any, unknown)
+    keys: tuple[StateKey, ...] = ()  # the declaration (type, reducer) of each key in `writes`, same order
+
+    @property
+    def template_adds(self) -> tuple[str, ...]:
+        """What the adapter puts in the node's template variables itself: `instructions`, and for a choice (a
+        program asked with options) the `options`."""
+        forward = getattr(self.program, "forward", None)
+        choice = forward is not None and "options" in inspect.signature(forward).parameters
+        return ("instructions", "options") if choice else ("instructions",)
+
+    def facts_added(self, params: BaseModel) -> frozenset[str] | None:
+        """The keys this node adds to the facts with these params; None when it does not say (any key)."""
+        if self.adds_facts is None:
+            return None
+        return frozenset(self.adds_facts(params) if callable(self.adds_facts) else self.adds_facts)
 
 
 @dataclass(frozen=True)
@@ -110,14 +134,29 @@ def node(
     name: str,
     *,
     reads: tuple[str, ...] = (),
-    writes: tuple[str, ...] = (),
+    writes: Iterable[str] = (),
     optional_reads: tuple[str, ...] = (),
     params: type[BaseModel] = NoParams,
     prompt: str | None = None,
     program: type | None = None,
     requires: Iterable[str] = (),
+    template_vars: tuple[str, ...] = (),
+    template_facts: bool = True,
+    adds_facts: FactKeys | None = None,
 ) -> Callable[[Callable[..., dict[str, Any]]], Callable[..., dict[str, Any]]]:
     """Register `fn(state, ctx) -> dict` under a dotted name with its contract.
+
+    `writes` names every key the node returns, each best as its `StateKey` declaration (`key(...)`,
+    `channel(...)` in `coopgraph.nodes.state`): its type and reducer become the key's LangGraph channel in every
+    spec that wires the node, with no central type to edit. A plain name is a key of type `Any` that defers to
+    a typed declaration of it (a runner key or channel by that name is that declaration); two declarations of
+    one key with different types or reducers in one spec are refused at load (E316). A channel the node
+    changes (the belief, the running plan, a family's record) is returned like any key.
+
+    An LLM node declares what it hands its template: the step's facts (unless `template_facts` is False) and
+    `template_vars`; a node that writes `facts` declares the keys it adds (`adds_facts`, fixed or read from its
+    params). The loader compares them with the variables each template reads, so a template that needs a value
+    its node never hands it is refused before a run (E312) instead of failing mid-episode.
 
     Every key in `reads` must be written before the node runs (by a node upstream, the runner or the spec's
     `inputs:`; checked at load time, E308) unless it is also in `optional_reads`, the keys the node does
@@ -127,11 +166,13 @@ def node(
     """
     needs = _known_capabilities(name, requires)
     _optional_within_reads(name, reads, optional_reads)
+    keys = tuple(declaration(written) for written in writes)
 
     def register(fn: Callable[..., dict[str, Any]]) -> Callable[..., dict[str, Any]]:
         doc = (fn.__doc__ or "").strip().split("\n\n")[0].replace("\n", " ")
-        info = NodeInfo(name, fn, tuple(reads), tuple(writes), tuple(optional_reads), params, program is not None,
-                        doc, prompt, program, needs)
+        info = NodeInfo(name, fn, tuple(reads), tuple(k.name for k in keys), tuple(optional_reads), params,
+                        program is not None, doc, prompt, program, needs, tuple(template_vars), template_facts,
+                        adds_facts, keys)
         NODES.add(name, info)
         return fn
 
@@ -161,6 +202,25 @@ def router(
         return fn
 
     return register
+
+
+def declaration(written: str) -> StateKey:
+    """A written key's declaration: itself when declared, else the runner key or channel of that name, else
+    an untyped per-step key (`Any`, last write wins)."""
+    if isinstance(written, StateKey):
+        return written
+    return RUNNER_KEYS.get(written) or CHANNELS.get(written) or StateKey(written)
+
+
+def declared_keys() -> dict[str, StateKey]:
+    """Every key some registered node, the runner or a channel declares (a spec's `inputs:` must name one)."""
+    _ensure_library_loaded()
+    found: dict[str, StateKey] = {**RUNNER_KEYS, **CHANNELS}
+    for info in NODES.entries.values():
+        for written in info.keys:
+            if written.name not in found or found[written.name].type is Any:
+                found[written.name] = written
+    return found
 
 
 def _optional_within_reads(name: str, reads: tuple[str, ...], optional_reads: tuple[str, ...]) -> None:

@@ -27,7 +27,8 @@ from coopgraph.memory.levels import LEVEL_SETS, in_set
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key, reveca_notes
+from coopgraph.nodes.reveca_notes import RANK, REVECA, RevecaNotes, message_key, reveca_notes
+from coopgraph.nodes.state import VECTOR_LOG
 
 #: What `relevance.score` and the lines it writes read of the belief (`memory.focus` and validation reuse them).
 NEEDS = frozenset({"objects", "goals", "rooms", "containers", "partners"})
@@ -165,10 +166,12 @@ def _store(ctx: NodeContext[ScoreParams], text: str, *, kind: str, step: int, le
 @node(
     "relevance.score",
     reads=("observation",),
-    writes=("reveca",),
+    writes=(REVECA, VECTOR_LOG),
     params=ScoreParams,
     prompt="relevance/score",
     program=RatingProgram,
+    template_facts=False,
+    template_vars=("goal", "agent_name", "levels", "items"),
     requires=NEEDS,
 )
 def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any]:
@@ -205,4 +208,4 @@ def score(state: dict[str, Any], ctx: NodeContext[ScoreParams]) -> dict[str, Any
         counts = {lv: sum(1 for o, _, _ in objects if notes.relevance[o.id] == lv) for lv in allowed}
         ctx.tracer.event("relevance", step=obs.time, scorer=ctx.params.scorer, objects=counts,
                          messages=len(messages), llm_rated=len(llm))
-    return {}
+    return {REVECA: notes, VECTOR_LOG: ctx.memory.vector_log}

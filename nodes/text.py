@@ -5,14 +5,18 @@ from __future__ import annotations
 from typing import Any
 
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.keys import INVALID
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node
+from coopgraph.nodes.state import key
+
+DESCRIPTION = key("description", str, family="text", doc="an LLM-written description of the situation")
 
 
 @node(
     "text.describe",
     reads=("facts",),
-    writes=("description", "invalid"),
+    writes=(DESCRIPTION, INVALID),
     params=TextParams,
     prompt="text/describe",
     program=TextProgram,

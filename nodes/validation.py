@@ -19,11 +19,17 @@ from pydantic import BaseModel, ConfigDict, Field
 from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Observation
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.keys import CHOICE_INDEX, OPTIONS
 from coopgraph.nodes.partner_model import could_reach, describe_partner
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
 from coopgraph.nodes.relevance import NEEDS, sighting_line
-from coopgraph.nodes.reveca_notes import PendingQuestion, RevecaNotes, reveca_notes
+from coopgraph.nodes.reveca_notes import REVECA, PendingQuestion, RevecaNotes, reveca_notes
+from coopgraph.nodes.state import EPISODIC, PLAN, key
+
+VALIDATION = key("validation", str | None, family="validation",
+                 doc="REVECA's verdict on the chosen plan: valid / skipped / ask, then wait / resume / changed")
+QUESTION = key("question", str | None, family="validation", doc="the validation question to send a partner")
 
 if TYPE_CHECKING:
     from coopgraph.memory.agent_memory import AgentMemory
@@ -157,10 +163,12 @@ def _in_scope(belief: Belief, plan: Affordance, params: ValidationParams) -> boo
 @node(
     "validation.check_plan",
     reads=("choice_index", "options", "observation"),
-    writes=("validation", "question", "reveca"),
+    writes=(VALIDATION, QUESTION, REVECA),
     params=ValidationParams,
     prompt="validation/scenario",
     program=ScenarioProgram,
+    template_facts=False,
+    template_vars=("goal", "agent_name", "target", "evidence"),
     requires=NEEDS | {"spatial"},
 )
 def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dict[str, Any]:
@@ -168,6 +176,10 @@ def check_plan(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dic
 
     Writes `validation` ("valid", "skipped" or "ask") and, when asking, the `question` to send.
     """
+    return {**_check(state, ctx), REVECA: reveca_notes(ctx.memory)}  # assessing keeps what it learnt in the notes
+
+
+def _check(state: dict[str, Any], ctx: NodeContext[ValidationParams]) -> dict[str, Any]:
     index, options = state.get("choice_index"), state.get("options") or []
     obs: Observation = state["observation"]
     belief = ctx.belief
@@ -239,14 +251,19 @@ def _drop_plan(ctx: NodeContext[Any], step: int) -> None:
                          reason="a partner confirmed it changed the target")
 
 
-@node("validation.await_answer", reads=("observation",), writes=("validation", "options", "choice_index", "reveca"),
-      params=AwaitParams, requires={"objects"})
+@node("validation.await_answer", reads=("observation",),
+      writes=(VALIDATION, OPTIONS, CHOICE_INDEX, REVECA, PLAN, EPISODIC), params=AwaitParams, requires={"objects"})
 def await_answer(state: dict[str, Any], ctx: NodeContext[AwaitParams]) -> dict[str, Any]:
     """While a validation question is open: read the answer, wait (bounded), or give up and act.
 
     A confirmed change discards the target and asks for a new plan; "no" or the deadline passing lets the
     questioned plan run (handed to `execution.start_plan` as the only option).
     """
+    verdict = _await(state, ctx)  # may close the question (notes) and drop the running plan (plan, history)
+    return {**verdict, REVECA: reveca_notes(ctx.memory), PLAN: ctx.memory.running, EPISODIC: ctx.memory.episodic}
+
+
+def _await(state: dict[str, Any], ctx: NodeContext[AwaitParams]) -> dict[str, Any]:
     notes = reveca_notes(ctx.memory)
     pending = notes.pending
     if pending is None:

@@ -144,9 +144,10 @@ def test_write_a_node_registers_a_working_node(workspace: Path) -> None:
         "\nfrom types import SimpleNamespace\n"
         "from coopgraph.nodes.registry import NODES\n"
         "entry = NODES.get('mine.shout')\n"
-        "print(entry.fn({'description': 'hi '}, SimpleNamespace(params=ShoutParams(times=2)))['description'])\n")
+        "print(entry.fn({'description': 'hi '}, SimpleNamespace(params=ShoutParams(times=2)))['shouted'])\n"
+        "print(entry.keys[0].describe())\n")
     out = run_block(Block("python", check, block("node").line), workspace)
-    assert out.strip() == "HI HI"
+    assert [line.strip() for line in out.strip().splitlines()] == ["HI HI", "per-step key 'shouted': str"]
 
 
 @pytest.mark.slow

@@ -1,16 +1,17 @@
 """CoopLM: an agent's LM, the `ChatLM` nodes call and a dspy LM for DSPy's optimizers, over one wrapper stack.
 
-It holds the stack the factory builds (`build_stack`: transport, response-cache keys, lazy grammar, deadline, call
-limit, usage, tracing) and passes every call to it; its own code is only what DSPy asks of an LM (`forward`) and
-read-outs of the stack's state (`usage`, `failures`, `gave_up`, the patience knobs).
+It holds the stack the factory builds (`build_stack`: transport, response-cache keys, circuit, lazy grammar,
+deadline, retry, usage, tracing) and passes every call to it; its own code is only what DSPy asks of an LM
+(`forward`) and read-outs of the stack's state (`usage`, `circuit`, the patience knobs).
 
-Waiting is bounded: each request by the setting's timeout and transport retries (the chat model's), each
-decision by `decision_deadline_s` (asked by the node's adapter between attempts), and each run by `max_failures`.
+Waiting is bounded: each request by the setting's timeout, each call by its retries (`Resilience`), each decision by
+`decision_deadline_s` (asked by the node's adapter between attempts and by the retry layer before each wait), and a
+server that stopped answering by its circuit, which every sibling LM asking that server shares.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from contextlib import AbstractContextManager
 from types import SimpleNamespace
 from typing import Any
@@ -18,31 +19,34 @@ from typing import Any
 import dspy
 from langchain_core.language_models import BaseChatModel
 
-from coopgraph.llm.constraints import Backend
-from coopgraph.llm.factory import build_stack
+from coopgraph.llm.circuit import CircuitBreaker
+from coopgraph.llm.factory import build_stack, server_name
 from coopgraph.llm.interface import ChatRequest, Completion
 from coopgraph.llm.layers.usage import Usage
+from coopgraph.llm.resilience import Resilience, ServerWatch
 
 
 class CoopLM(dspy.BaseLM):
     """A dspy LM over a LangChain chat model; `complete` (the `ChatLM` interface) is what coopgraph's nodes call.
 
     `lazy_grammar` (llama.cpp at temperature 0) asks answer-only choices without their grammar first
-    (`coopgraph.llm.layers.lazy_grammar`)."""
+    (`coopgraph.llm.layers.lazy_grammar`). `resilience` sets retries and the circuit (the default retries nothing
+    and never opens it, as fakes want); siblings asking the same chat model share its `ServerWatch`."""
 
     def __init__(
         self,
         chat_model: BaseChatModel,
         *,
-        backend: Backend = "fake",
+        backend: str = "fake",
         model: str = "fake",
         tracer: Any = None,
         settings: dict[str, Any] | None = None,
         lazy_grammar: bool = False,
         decision_deadline_s: float | None = None,
-        max_failures: int | None = None,
+        resilience: Resilience | None = None,
         turn: Callable[[], AbstractContextManager[None]] | None = None,
         member_chat_models: Callable[[int], BaseChatModel] | None = None,
+        watches: dict[int, ServerWatch] | None = None,
         seed: int | None = None,
     ) -> None:
         super().__init__(model=model, model_type="chat", temperature=0.0, max_tokens=256, cache=False)
@@ -52,10 +56,16 @@ class CoopLM(dspy.BaseLM):
         self.lazy_grammar = lazy_grammar
         self.turn = turn
         self.member_chat_models = member_chat_models
+        self.resilience = resilience or Resilience()
         self.seed = seed  # the agent's model seed, sent with every request (None: the chat model's own, if any)
+        # one watch per server (chat model), shared by every sibling of this LM: its circuit and announcements
+        self.watches = {} if watches is None else watches
+        if id(chat_model) not in self.watches:
+            self.watches[id(chat_model)] = ServerWatch(server_name(chat_model, backend), self.resilience)
+        watch = self.watches[id(chat_model)]
         self.stack = build_stack(chat_model, backend=backend, model=model, tracer=tracer, lazy_grammar=lazy_grammar,
-                                 decision_deadline_s=decision_deadline_s, max_failures=max_failures, turn=turn,
-                                 seed=seed)
+                                 decision_deadline_s=decision_deadline_s, resilience=self.resilience, watch=watch,
+                                 turn=turn, seed=seed)
 
     # ------------------------------------------------------------------ the ChatLM interface
     def complete(self, request: ChatRequest) -> Completion:
@@ -67,6 +77,9 @@ class CoopLM(dspy.BaseLM):
 
     def stop_reason(self, decision_started: float) -> str | None:
         return self.stack.top.stop_reason(decision_started)
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        self.stack.top.fell_back(trace, errors)
 
     # ------------------------------------------------------------------ the stack's state
     @property
@@ -88,18 +101,13 @@ class CoopLM(dspy.BaseLM):
 
     @property
     def max_failures(self) -> int | None:
-        """None: never give up on the server."""
-        return self.stack.call_limit.max_failures
+        """Requests in a row without an answer that open the server's circuit (None: it never opens)."""
+        return self.resilience.max_failures
 
     @property
-    def failures(self) -> int:
-        """Consecutive failed calls."""
-        return self.stack.call_limit.failures
-
-    @property
-    def gave_up(self) -> bool:
-        """True once `max_failures` consecutive calls failed: later calls fail at once, without a request."""
-        return self.stack.call_limit.gave_up
+    def circuit(self) -> CircuitBreaker:
+        """The circuit of the server this LM asks, shared with its siblings."""
+        return self.stack.circuit.breaker
 
     def with_tracer(self, tracer: Any) -> CoopLM:
         """A sibling LM sharing the chat model and its cache but writing to another trace (and counting afresh)."""
@@ -122,8 +130,9 @@ class CoopLM(dspy.BaseLM):
     def _sibling(self, chat_model: BaseChatModel, tracer: Any, seed: int | None = None) -> CoopLM:
         return CoopLM(chat_model, backend=self.backend, model=self.model, tracer=tracer,
                       settings=self.settings_public, lazy_grammar=self.lazy_grammar,
-                      decision_deadline_s=self.decision_deadline_s, max_failures=self.max_failures, turn=self.turn,
-                      member_chat_models=self.member_chat_models, seed=self.seed if seed is None else seed)
+                      decision_deadline_s=self.decision_deadline_s, resilience=self.resilience, turn=self.turn,
+                      member_chat_models=self.member_chat_models, watches=self.watches,
+                      seed=self.seed if seed is None else seed)
 
     # ------------------------------------------------------------------ dspy
     def forward(self, prompt: str | None = None, messages: list[dict[str, str]] | None = None, **kwargs: Any) -> Any:

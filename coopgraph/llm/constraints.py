@@ -2,8 +2,8 @@
 
 A small model does best when it may think briefly and then can only emit a valid option. On
 llama.cpp that is a GBNF grammar, on vLLM a guided regex; OpenAI-style servers get no grammar and
-rely on the lenient parser. This module is a leaf: nodes build constraints, the LLM client turns
-them into request parameters.
+rely on the lenient parser. This module is a leaf: nodes build constraints, and each backend
+(`coopgraph.llm.backends`, `ChatBackend.constrain`) turns them into its request parameters.
 """
 
 from __future__ import annotations
@@ -14,7 +14,6 @@ from dataclasses import dataclass
 from typing import Literal
 
 AnswerFormat = Literal["letter", "text"]
-Backend = Literal["llamacpp", "vllm", "openai", "fake"]
 
 
 def letter(index: int) -> str:
@@ -103,17 +102,6 @@ def regex(constraint: ChoiceConstraint) -> str:
     if constraint.reasoning_chars > 0:
         return f"{reason}[^\\n]{{1,{constraint.reasoning_chars}}}\\n{answer}({answers})"
     return f"{answer}({answers})"
-
-
-def request_kwargs(constraint: ChoiceConstraint | None, backend: Backend) -> dict:
-    """Extra request parameters that enforce the constraint on this backend (none where unsupported)."""
-    if constraint is None:
-        return {}
-    if backend == "llamacpp":
-        return {"extra_body": {"grammar": gbnf(constraint)}}
-    if backend == "vllm":
-        return {"extra_body": {"guided_regex": regex(constraint)}}
-    return {}
 
 
 #: What coopgraph's prompts put between an option and its note ("[gocheck] <cabinet> (13) — 4.8 m"): an

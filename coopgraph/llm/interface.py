@@ -1,13 +1,13 @@
 """The one interface between nodes and a language model: ask with a `ChatRequest`, get a `Completion`.
 
-Everything else the LLM layer does (caching, lazy grammar, giving up on a dead server, the decision deadline,
-usage counts, tracing) is a small wrapper around this interface, stacked once by the factory
+Everything else the LLM layer does (caching, lazy grammar, retries, the circuit of a server that stopped answering,
+the decision deadline, usage counts, tracing) is a small wrapper around this interface, stacked once by the factory
 (`coopgraph.llm.factory.build_stack`), so the node adapter talks to one thing whatever sits beneath it.
 """
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal, Protocol, runtime_checkable
 
@@ -26,6 +26,7 @@ class ChatRequest:
     max_tokens: int = 256
     options: Mapping[str, Any] = field(default_factory=dict)  # per-call knobs (temperature, stop), sent only if set
     trace: Mapping[str, Any] = field(default_factory=dict)  # node, attempt...: recorded beside the call
+    decision_started: float | None = None  # time.monotonic() when the node began this question: bounds retries
 
 
 @dataclass(frozen=True)
@@ -58,4 +59,9 @@ class ChatLM(Protocol):
 
     def stop_reason(self, decision_started: float) -> str | None:
         """Why a decision begun at `decision_started` (time.monotonic) should start no new attempt, or None."""
+        ...
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        """No attempt at a question got a reply (each failed, was refused or ran out of time), so its node takes
+        its fallback for want of a model: counted and traced (`trace` names the node)."""
         ...

@@ -36,7 +36,23 @@ class ModelFile:
     answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
     drafts_messages: bool = True  # False: a planner-only model, asked for no message drafts it cannot write
     spec: str | None = None  # a distilled adapter learned the choice prompt of this graph spec
-    prompt_env: str | None = None  # ... in this world's templates (a C-WAH planner has never seen a TDW-MAT prompt)
+    world: str | None = None  # ... on this registered world's episodes (a C-WAH planner never saw a TDW-MAT prompt)
+
+    @property
+    def prompt_env(self) -> str | None:
+        """The templates the adapter learned, as its world's registered kit names them (None for a plain model);
+        asked of the world registry, so a world that shares another's templates needs no entry here."""
+        if self.world is None:
+            return None
+        from coopgraph.envs.registry import kit_info
+
+        return kit_info(self.world).prompt_env
+
+    def learned_in(self, env: str) -> bool:
+        """Whether a member playing world `env` asks with the templates this profile learned."""
+        from coopgraph.envs.registry import kit_info
+
+        return self.world is not None and kit_info(env).prompt_env == self.prompt_env
 
     def fixes(self) -> dict[str, object]:
         """How this profile overrides the nodes' own params (empty for a plain model)."""
@@ -90,7 +106,7 @@ MODEL_FILES: dict[str, ModelFile] = {
 MODEL_FILES["local-coop"] = replace(
     MODEL_FILES["local-tiny"], profile="local-coop", adapter="local-coop.gguf", adapter_sha256=ADAPTER_SHA256,
     chat_format="chatml", reasoning_chars_max=0, answer_format="text", drafts_messages=False, spec="coela-lite",
-    prompt_env="cwah",
+    world="cwah",
     description="Gemma 3 270M + coopgraph's LoRA adapter distilled from MHP decisions (answers with the action)")
 # The same, distilled on coela-brief's short prompt (state in brief, a shortlist with distances): use it with
 # coela-brief, whose prompt is the one it learned.
@@ -103,7 +119,7 @@ MODEL_FILES["local-coop-brief"] = replace(
 # once more with the states its first version reached itself (DAgger; docs/methods/llmco.md).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
-    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", prompt_env="overcooked",
+    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", world="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
                 "prompt, with one DAgger round")
 
@@ -112,7 +128,7 @@ MODEL_FILES["local-coop-kitchen"] = replace(
 # then `Action: <action>` (evals/overcooked_explanations.py); a sentence of explanation, within llmco's 400.
 MODEL_FILES["local-coop-llmco"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-llmco", adapter="local-coop-llmco.gguf",
-    adapter_sha256=LLMCO_ADAPTER_SHA256, spec="llmco", prompt_env="overcooked", reasoning_chars_max=400,
+    adapter_sha256=LLMCO_ADAPTER_SHA256, spec="llmco", world="overcooked", reasoning_chars_max=400,
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices and their "
                 "explanations on llmco's published prompt (Explanation, then Action)")
 
@@ -121,7 +137,7 @@ MODEL_FILES["local-coop-llmco"] = replace(
 # coela-lite's TDW-MAT prompt; the C-WAH planner has never seen that prompt (0.08 agreement there, below random).
 MODEL_FILES["local-coop-tdw"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-tdw", adapter="local-coop-tdw.gguf",
-    adapter_sha256=TDW_ADAPTER_SHA256, spec="coela-lite", prompt_env="tdw-mat",
+    adapter_sha256=TDW_ADAPTER_SHA256, spec="coela-lite", world="tdw-mat",
     description="Gemma 3 270M + a LoRA adapter distilled from the transport planner's TDW-MAT choices on "
                 "coela-lite's prompt")
 

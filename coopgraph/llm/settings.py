@@ -3,31 +3,20 @@
 `local` (default) and `local-tiny` run the embedded model behind coopgraph's own llama.cpp
 server; `openai:MODEL`, `vllm:MODEL` and `llamacpp:MODEL` talk to an OpenAI-compatible server
 whose base URL and key come from the environment (OPENAI_BASE_URL, OPENAI_API_KEY), never
-from files or traces.
+from files or traces. Which backend a string names, and what its settings hold, is the registered
+backend's to say (`coopgraph.llm.backends`).
 """
 
 from __future__ import annotations
 
 import os
-from typing import Any, Literal, TypeGuard
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr
 
-from coopgraph.llm.constraints import Backend
-from coopgraph.llm.model_files import MODEL_FILES
-
-RemoteKind = Literal["openai", "vllm", "llamacpp"]
-Kind = Literal["local", RemoteKind]
-REMOTE_KINDS: dict[RemoteKind, Backend] = {"openai": "openai", "vllm": "vllm", "llamacpp": "llamacpp"}
-
-
-def _is_remote_kind(kind: str) -> TypeGuard[RemoteKind]:
-    """Whether `kind` (the part of a setting before `:`) names a server kind; tells the type checker so too."""
-    return kind in REMOTE_KINDS
-
 
 class LLMSettingError(ValueError):
-    """The LLM setting string does not name a known profile or server kind."""
+    """The LLM setting string does not name a known profile or backend, or its backend cannot be used here."""
 
 
 class LLMSettings(BaseModel):
@@ -36,22 +25,35 @@ class LLMSettings(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     setting: str
-    kind: Kind
+    kind: str = Field(description="the registered backend that reaches the model (`local`, `openai`, `vllm`...)")
     model: str
-    backend: Backend
+    backend: str = Field(description="the registered backend whose words its requests use, as traces record it "
+                         "(`llamacpp` for the embedded model)")
     base_url: str | None = None
     api_key: SecretStr | None = None
     temperature: float = 0.0
     seed: int = 0
     timeout_s: float = Field(default=120.0, gt=0, description="longest wait for one request to the server")
     max_retries: int = Field(
-        default=1, ge=0, le=10, description="transport retries of one request (connection errors, timeouts, 5xx)")
+        default=2, ge=0, le=10, description="retries of one request after a time-out, a dropped connection, a 429, a "
+        "5xx or an unreadable reply, with exponential backoff and jitter (a 429 waits what its Retry-After asks)")
+    retry_wait_s: float = Field(
+        default=0.5, ge=0, description="the first retry waits a random time up to this; the window doubles with "
+        "each retry of the same call")
+    retry_max_wait_s: float = Field(
+        default=20.0, ge=0, description="the longest wait before one retry; a 429 asking for longer fails the call "
+        "at once")
     decision_deadline_s: float = Field(
-        default=300.0, gt=0, description="a node starts no new attempt at one decision after this long; it then "
-        "takes its declared fallback")
+        default=300.0, gt=0, description="a node starts no new attempt at one decision after this long, and no "
+        "retry waits past it; it then takes its declared fallback")
     max_failures: int = Field(
-        default=2, ge=1, le=100, description="consecutive failed calls after which this run's LM stops asking the "
-        "server: every later call fails at once (counted), so nodes take their fallback without waiting")
+        default=2, ge=1, le=100, description="requests in a row that timed out or found no server before the "
+        "server's circuit opens: calls then fail at once (counted) and nodes take their fallbacks without waiting")
+    circuit_cooldown_s: float = Field(
+        default=30.0, gt=0, description="how long an open circuit fails calls at once before one probe request; an "
+        "answer closes it, a failed probe opens it again for twice as long")
+    circuit_max_cooldown_s: float = Field(
+        default=600.0, gt=0, description="the longest an open circuit waits between two probes")
     n_ctx: int = 4096
     threads: int = Field(default_factory=lambda: os.cpu_count() or 2)
     spin_count: int = Field(
@@ -78,15 +80,19 @@ class LLMSettings(BaseModel):
 
 # How long to wait for a model and how often to try, from the environment (a run against a slow server).
 PATIENCE_ENV = {"timeout_s": "COOPGRAPH_LLM_TIMEOUT_S", "max_retries": "COOPGRAPH_LLM_MAX_RETRIES",
+                "retry_wait_s": "COOPGRAPH_LLM_RETRY_WAIT_S", "retry_max_wait_s": "COOPGRAPH_LLM_RETRY_MAX_WAIT_S",
                 "decision_deadline_s": "COOPGRAPH_LLM_DECISION_DEADLINE_S",
-                "max_failures": "COOPGRAPH_LLM_MAX_FAILURES"}
+                "max_failures": "COOPGRAPH_LLM_MAX_FAILURES",
+                "circuit_cooldown_s": "COOPGRAPH_LLM_CIRCUIT_COOLDOWN_S",
+                "circuit_max_cooldown_s": "COOPGRAPH_LLM_CIRCUIT_MAX_COOLDOWN_S"}
 
 
 def parse_setting(setting: str | None = None, **overrides: Any) -> LLMSettings:
     """Resolve `local`, `local-tiny`, `openai:gpt-4o-mini`, `vllm:Qwen/Qwen2.5-7B-Instruct`, ...
 
-    The waiting knobs (`timeout_s`, `max_retries`, `decision_deadline_s`, `max_failures`) may also come from
-    `COOPGRAPH_LLM_TIMEOUT_S` and its siblings (`PATIENCE_ENV`); explicit overrides win.
+    The waiting knobs (`timeout_s`, `max_retries`, `retry_wait_s`, `retry_max_wait_s`, `decision_deadline_s`,
+    `max_failures`, `circuit_cooldown_s`, `circuit_max_cooldown_s`) may also come from `COOPGRAPH_LLM_TIMEOUT_S`
+    and its siblings (`PATIENCE_ENV`); explicit overrides win.
 
     `overrides` are typed `Any` on purpose: they may be any `LLMSettings` field, and an environment value is a
     string for a numeric field, so it is `LLMSettings` (pydantic) that checks and converts each one."""
@@ -94,18 +100,12 @@ def parse_setting(setting: str | None = None, **overrides: Any) -> LLMSettings:
     for field_name, variable in PATIENCE_ENV.items():
         if os.environ.get(variable):
             overrides.setdefault(field_name, os.environ[variable])
-    if setting in MODEL_FILES:
-        overrides.setdefault("reasoning_chars_max", MODEL_FILES[setting].reasoning_chars_max)
-        overrides.setdefault("answer_format", MODEL_FILES[setting].answer_format)
-        overrides.setdefault("drafts_messages", MODEL_FILES[setting].drafts_messages)
-        return LLMSettings(setting=setting, kind="local", model=setting, backend="llamacpp", **overrides)
-    kind, _, model = setting.partition(":")
-    if _is_remote_kind(kind) and model:
-        key = os.environ.get("OPENAI_API_KEY")
-        base_url = os.environ.get("OPENAI_BASE_URL") or (None if kind == "openai" else "http://127.0.0.1:8000/v1")
-        return LLMSettings(
-            setting=setting, kind=kind, model=model, backend=REMOTE_KINDS[kind], base_url=base_url,
-            api_key=SecretStr(key) if key else None, **overrides,
-        )
-    known = ", ".join([*MODEL_FILES, "openai:MODEL", "vllm:MODEL", "llamacpp:MODEL"])
-    raise LLMSettingError(f"unknown LLM setting {setting!r}; use one of: {known}")
+    from coopgraph.llm.backends.registry import backend_for_setting, setting_forms
+
+    found = backend_for_setting(setting)
+    if found is None:
+        prefix, colon, _ = setting.partition(":")
+        unknown = f" (no backend {prefix!r} is registered)" if colon else ""
+        raise LLMSettingError(f"unknown LLM setting {setting!r}{unknown}; use one of: {', '.join(setting_forms())}")
+    backend, model = found
+    return backend.settings_for(setting, model, overrides)

@@ -1,10 +1,11 @@
 """Build the shipped TDW-MAT data from its sources, once: `python -m coopgraph.envs.tdw_mat.build_data SHARED`.
 
-`SHARED` holds `dataset_train/` (CoELA's train split, MIT) and `tdw_floorplans/` (ThreeDWorld's floorplan data,
-BSD-2). Writes `data/floorplans.json` (per scene: floor centres, which floors touch, region index -> floor, a box
-per floor and the house's bounds from the furniture; per layout the bed) and `data/train.json` (the train split's
-24 episodes converted). Scene 2's floor centres are all equal, so its rooms are boxes and its doors wall gaps read
-off ThreeDWorld's top-down picture `floorplan_2a.jpg` by hand, once (`SCENE2`; docs/envs/tdw-mat.md says how).
+`SHARED` holds `dataset_train/` and `dataset_test/` (CoELA's train and test splits, MIT) and `tdw_floorplans/`
+(ThreeDWorld's floorplan data, BSD-2). Writes `data/floorplans.json` (per scene: floor centres, which floors touch,
+region index -> floor, a box per floor and the house's bounds from the furniture; per layout the bed) and, per split,
+`data/train.json` and `data/test.json` (its 24 episodes converted, in `test_env.json` order). Scene 2's floor
+centres are all equal, so its rooms are boxes and its doors wall gaps read off ThreeDWorld's top-down picture
+`floorplan_2a.jpg` by hand, once (`SCENE2`; docs/envs/tdw-mat.md says how).
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from coopgraph.envs.tdw_mat.episode import Dataset
+from coopgraph.envs.tdw_mat.episode import SPLITS, Dataset
 from coopgraph.envs.tdw_mat.floorplan import distance
 
 #: TDW's region index -> floor number, per scene: the map under which the nearest floor centre gives every
@@ -22,25 +23,28 @@ from coopgraph.envs.tdw_mat.floorplan import distance
 REGION_FLOOR = {"1": {0: 4, 1: 3, 2: 6, 3: 5, 4: 1, 5: 2},
                 "4": {0: 2, 1: 7, 2: 1, 3: 5, 4: 3, 5: 4, 6: 6},
                 "5": {0: 3, 1: 5, 2: 2, 3: 4, 4: 1, 5: 6}}
-#: Scene 2, fitted by hand on `floorplan_2a.jpg` (512 px): picture pixel (u, v) is world (x, z) =
+#: Scene 2, read by hand off `floorplan_2a.jpg` (512 px): picture pixel (u, v) is world (x, z) =
 #: ((u - 252) / 16.5, (259 - v) / 16.5), found by laying all three layouts' furniture over the picture (the
-#: furniture then fills the walls: x -10.5..9.6, z -5.7..5.0). Region index -> floor -> boxes in pixels; the
-#: hallway (floor 4, which touches every other floor) is region 5, the Porch. Region types were matched with
-#: furniture per layout (Kitchen 4: fridge, sink, dishwasher; Bedroom 1 in layout 0 and 7 in layouts 1-2: the
-#: beds; Offices: printer and laptop; Livingrooms: sofas). Doors are the gaps in the walls, in pixels.
+#: furniture then fills the walls: x -10.5..9.6, z -5.7..5.0). One box per region, its walls' inner faces, and the
+#: regions told apart by the test split's metadata: CoELA's generator labels an object with the type of the first
+#: region (by index) whose box holds it, and a region's types over the three layouts single it out (region 2 is
+#: Office, Livingroom, Livingroom; region 6 Livingroom, Livingroom, Office; ...). These boxes give all 162 objects
+#: of the six scene files their recorded type (`tests/envs/tdw_mat/test_scene2.py`). Region 5, the Porch, is the
+#: hallway with the alcove below it (u 150-204): floor 4, which touches every other floor; the house's doors are
+#: the gaps in the walls between it and each room. Overlaps are meant: the first region by index wins.
 SCENE2_PIXELS = {"scale": 16.5, "origin": (252.0, 259.0)}
 SCENE2 = {
     "region_floor": {0: 1, 1: 2, 2: 3, 3: 5, 4: 6, 5: 4, 6: 7, 7: 8},
-    "boxes": {"1": [(132, 168, 203, 228)],                          # 0: small tiled room, top left
-              "2": [(62, 168, 132, 228), (62, 228, 150, 335)],      # 1: the long room on the left
-              "3": [(203, 168, 273, 228)],                          # 2: top middle
-              "5": [(273, 168, 383, 228)],                          # 3: top right
-              "6": [(320, 262, 435, 360)],                          # 4: the kitchen (red tiles)
-              "4": [(150, 228, 383, 262), (383, 168, 435, 262)],    # 5: the hallway and its nook (Porch)
-              "7": [(150, 262, 203, 335)],                          # 6: bottom left
-              "8": [(203, 262, 320, 352)]},                         # 7: bottom middle
-    "doors": [("4", "2", 150, 245), ("4", "1", 190, 228), ("4", "3", 238, 228), ("4", "5", 369, 228),
-              ("4", "6", 328, 262), ("4", "7", 176, 262), ("4", "8", 262, 262)],
+    "boxes": {"1": [(133, 167, 204, 229)],                          # 0: the tiled room, top left
+              "2": [(62, 167, 150, 335)],                           # 1: the long room on the left
+              "3": [(275, 167, 374, 229)],                          # 2: top right
+              "5": [(204, 167, 275, 229)],                          # 3: top middle
+              "6": [(318, 255, 428, 360)],                          # 4: the kitchen (red tiles)
+              "4": [(141, 229, 371, 264), (150, 264, 204, 335)],    # 5: the hallway and its alcove (Porch)
+              "7": [(371, 167, 428, 255)],                          # 6: the right end, open to the hallway
+              "8": [(204, 264, 318, 352)]},                         # 7: bottom middle
+    "doors": [("4", "2", 150, 246), ("4", "1", 190, 229), ("4", "5", 262, 229), ("4", "3", 363, 229),
+              ("4", "7", 371, 246), ("4", "8", 262, 264), ("4", "6", 333, 255)],
 }
 #: CoELA's map spans x in [-15, 15] and z in [-7.5, 7.5]; furniture outside it is not part of the house.
 MAP = (15.0, 7.5)
@@ -144,11 +148,12 @@ def main(shared: str) -> None:
     plans = build_floorplans(root / "tdw_floorplans")
     add_generator_data(plans, root / "tdw_floorplans", root / "dataset_train")
     (OUT / "floorplans.json").write_text(json.dumps(plans, indent=1) + "\n")
-    dataset = Dataset(root / "dataset_train")
-    episodes = [dataset.episode(i).model_dump(mode="json") for i in range(len(dataset.keys()))]
-    (OUT / "train.json").write_text(json.dumps(episodes, separators=(",", ":")) + "\n")
-    print(f"wrote {OUT / 'floorplans.json'} ({len(plans['scenes'])} scenes), {OUT / 'train.json'} "
-          f"({len(episodes)} episodes)")
+    print(f"wrote {OUT / 'floorplans.json'} ({len(plans['scenes'])} scenes)")
+    for split in SPLITS:
+        dataset = Dataset(root / f"dataset_{split}")
+        episodes = [dataset.episode(i).model_dump(mode="json") for i in range(len(dataset.keys()))]
+        (OUT / f"{split}.json").write_text(json.dumps(episodes, separators=(",", ":")) + "\n")
+        print(f"wrote {OUT / (split + '.json')} ({len(episodes)} episodes)")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,12 @@
-"""TDW-MAT episodes: read from CoELA's dataset folder format, or from the converted train split the project ships.
+"""TDW-MAT episodes: read from CoELA's dataset folder format, or from the converted splits the project ships.
 
 A CoELA dataset folder holds `test_env.json` (the episode list: scene, layout as `LAYOUT_SETTING`, task), per
 scene file `{scene}_{layout}_{setting}.json` (TDW commands: every `add_object` with its model, id and position)
 with its `_metadata.json` (each object's room type, the target and container counts, the agents' starts), and
 `list.json` (which models are targets and containers of each task), `name_map.json` and `room_types.json`.
 Both tasks' objects are in every scene file; only the task's targets and containers are kept.
-An episode is named by its index in `test_env.json` or by `SCENE_LAYOUT_SETTING/TASK` (`1a_0_0/food`).
+An episode is named by its index in `test_env.json` or by `SCENE_LAYOUT_SETTING/TASK` (`1a_0_0/food`); a shipped
+one by its split first (`test/3`, `test/2a_0_0/food`), the train split being the default.
 """
 
 from __future__ import annotations
@@ -18,9 +19,12 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict
 
-#: The converted train split shipped with the project (CoELA's MIT data: `data/LICENSE-coela.txt`).
-TRAIN_FILE = "train.json"
-TRAIN_SET = "train"
+#: The converted splits shipped with the project (CoELA's MIT data: `data/LICENSE-coela.txt`), each in
+#: `data/<split>.json`: `train` (scenes 1a, 4a; calibration and decision data) and `test` (scenes 2a, 5a; every
+#: number in CoELA's, CaPo's and REVECA's TDW-MAT tables). The first is the default.
+SPLITS = ("train", "test")
+TRAIN_SET = SPLITS[0]
+TRAIN_FILE = f"{TRAIN_SET}.json"
 Task = Literal["food", "stuff"]
 #: What a dataset folder must hold besides the scene files its `test_env.json` names.
 DATASET_FILES = ("test_env.json", "list.json", "name_map.json", "room_types.json")
@@ -153,34 +157,44 @@ class Dataset:
 
 
 @cache
-def _train() -> list[TDWEpisode]:
-    text = resources.files("coopgraph.envs.tdw_mat").joinpath("data", TRAIN_FILE).read_text()
+def _split(split: str) -> list[TDWEpisode]:
+    text = resources.files("coopgraph.envs.tdw_mat").joinpath("data", f"{split}.json").read_text()
     return [TDWEpisode.model_validate(e) for e in json.loads(text)]
+
+
+def split_episodes(split: str) -> list[TDWEpisode]:
+    """A shipped split (`train` or `test`), in its `test_env.json` order."""
+    if split not in SPLITS:
+        raise UnknownEpisodeError(f"unknown TDW-MAT split {split!r}; shipped: {', '.join(SPLITS)}")
+    return list(_split(split))
 
 
 def train_episodes() -> list[TDWEpisode]:
     """The shipped train split, in `test_env.json` order."""
-    return list(_train())
+    return split_episodes(TRAIN_SET)
 
 
 def shipped_episode(episode_id: str) -> TDWEpisode:
-    """`train/N` or `train/1a_0_0/food` (or, the train split being the default, `N` or `1a_0_0/food`)."""
-    episodes = _train()
-    keys = [e.key for e in episodes]
+    """`SPLIT/N` or `SPLIT/<key>` (`test/3`, `test/2a_0_0/food`); without a split, the train split's `N` or
+    `<key>`."""
     prefix, _, rest = episode_id.partition("/")
-    rest = rest if prefix == TRAIN_SET else episode_id  # the train set is the default: `3` is `train/3`
+    split, rest = (prefix, rest) if prefix in SPLITS else (TRAIN_SET, episode_id)
+    episodes = _split(split)
+    keys = [e.key for e in episodes]
     if rest.isdigit() and int(rest) < len(episodes):
         return episodes[int(rest)]
     if rest in keys:
         return episodes[keys.index(rest)]
-    raise UnknownEpisodeError(f"unknown TDW-MAT episode {episode_id!r}; shipped: train/0..train/{len(keys) - 1} "
-                              f"or train/<key> with key one of {', '.join(keys)}; or pass dataset=DIR for a CoELA "
-                              "dataset folder, or generated/SEED for a generated episode")
+    shipped = "; ".join(f"{s}/0..{s}/{len(_split(s)) - 1} or {s}/<key> with key one of "
+                        f"{', '.join(e.key for e in _split(s))}" for s in SPLITS)
+    raise UnknownEpisodeError(f"unknown TDW-MAT episode {episode_id!r}; shipped: {shipped} (the split may be left "
+                              f"out for {TRAIN_SET}); or pass dataset=DIR for a CoELA dataset folder, or "
+                              "generated/SEED for a generated episode")
 
 
 def load_episode(episode: str | int, dataset: str | Path | None = None) -> TDWEpisode:
-    """An episode of the shipped train split, a generated one (`generated/SEED`), or of a CoELA dataset folder
-    when `dataset` is given."""
+    """An episode of a shipped split (`train/N`, `test/N`), a generated one (`generated/SEED`), or of a CoELA
+    dataset folder when `dataset` is given."""
     if str(episode).startswith("generated/"):
         from coopgraph.envs.tdw_mat.generate import generated_episode
 

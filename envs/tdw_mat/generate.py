@@ -33,14 +33,17 @@ class GenerateError(ValueError):
 
 
 def _floor_spots(plan: FloorPlan, room_id: int) -> list[Point]:
+    """Cell centres inside the room itself (`area_of`: not on a walkway that merely belongs to it, as CoELA's
+    generator never places on the Porch)."""
     cells = [c for c in plan.cells(CELL) if plan.cell_room(c, CELL) == room_id]
-    return [((i + 0.5) * CELL, (j + 0.5) * CELL) for i, j in cells]
+    spots = [((i + 0.5) * CELL, (j + 0.5) * CELL) for i, j in cells]
+    return [spot for spot in spots if plan.area_of(spot) == room_id]
 
 
 def _spot(rng: random.Random, plan: FloorPlan, room_id: int, surfaces: list[tuple[str, Point]], name: str,
           rules: dict[str, Any], room_type: str) -> Point:
     """On a random surface of the room that `list.json` allows `name` on, else on a random floor cell."""
-    fitting = [p for kind, p in surfaces if plan.room_of(p) == room_id and name in rules[kind].get(room_type, [])]
+    fitting = [p for kind, p in surfaces if plan.area_of(p) == room_id and name in rules[kind].get(room_type, [])]
     if fitting:
         x, z = rng.choice(fitting)
         return plan.clamp((round(x + rng.uniform(-SURFACE_JITTER, SURFACE_JITTER), 3),

@@ -22,12 +22,10 @@ RIGHT = PrimitiveAction(kind="turn_right")
 
 
 def next_point(plan: FloorPlan, position: Point, goal: Point) -> Point:
-    """The first point of the route from here to `goal` not already reached."""
+    """The point of the route from here to `goal` after the last one already reached (the first, if none is)."""
     route = plan.route(position, goal)
-    for point in route[:-1]:
-        if distance(position, point) > PASSED:
-            return point
-    return route[-1]
+    reached = [index for index, point in enumerate(route[:-1]) if distance(position, point) <= PASSED]
+    return route[reached[-1] + 1 if reached else 0]
 
 
 def steer(plan: FloorPlan, position: Point, heading: float, goal: Point) -> PrimitiveAction:

@@ -17,6 +17,9 @@ def house_layout(world: World, plan: FloorPlan) -> dict[str, Any]:
     rooms = [{"id": r.id, "name": r.label, "x": round(r.center[0] - r.size[0] / 2, 3),
               "y": round(r.center[1] - r.size[1] / 2, 3), "width": round(r.size[0], 3), "depth": round(r.size[1], 3)}
              for r in plan.rooms.values()]
+    rooms += [{"id": w.id, "name": f"hallway ({w.type}: no room)", "x": box[0], "y": box[1],
+               "width": round(box[2] - box[0], 3), "depth": round(box[3] - box[1], 3)}
+              for w in plan.walkways.values() for box in w.boxes]  # scene 2's hallway, which routes cross
     doors = [{"rooms": [a, b], "position": [round(p[0], 3), round(p[1], 3)]}
              for (a, b), p in sorted(plan.doors.items()) if a < b]
     things = [{"id": t.id, "name": t.name, "kind": t.kind, "position": [round(t.position[0], 3),

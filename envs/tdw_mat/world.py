@@ -216,9 +216,13 @@ class World:
         if thing.holder is not None or thing.inside is not None:
             return f"<{thing.name}> ({thing.id}) is held" if thing.holder else \
                 f"<{thing.name}> ({thing.id}) is inside a container"
-        if thing.room_id != body.room_id or distance(body.position, thing.position) > self.rules.grasp_range:
-            return (f"<{thing.name}> ({thing.id}) is out of reach: {distance(body.position, thing.position):.1f} m "
-                    f"away, the grasp range is {self.rules.grasp_range:g} m")
+        if thing.room_id != body.room_id:  # a wall between: the arm does not reach through it
+            return (f"<{thing.name}> ({thing.id}) is in the {self.plan.rooms[thing.room_id].label}, another room than "
+                    f"the {self.plan.rooms[body.room_id].label} you are in")
+        away = distance(body.position, thing.position)
+        if away > self.rules.grasp_range:
+            return (f"<{thing.name}> ({thing.id}) is out of reach: {away:.1f} m away, the grasp range is "
+                    f"{self.rules.grasp_range:g} m")
         return ""
 
     def _plan_put(self, body: Body, action: PrimitiveAction, fail: Outcome

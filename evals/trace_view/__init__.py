@@ -12,46 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph.evals.trace_view.model import build_view
-
-TRACE_FORMAT = "a JSON Lines file of events, one object with a \"type\" per line, as `coopgraph run` and " \
-    "`coopgraph eval` write them"
-
-
-class NotATrace(ValueError):
-    """The file given as a trace is not one (binary, not UTF-8, not JSON Lines, or lines that are not events)."""
-
-
-def load_trace(path: str | Path) -> list[dict[str, Any]]:
-    """A trace's events, or NotATrace saying what is wrong and what a trace is; a torn last line (a killed
-    run) is skipped, as everywhere else."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise NotATrace(f"cannot read trace {path}: {exc.strerror}") from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw.count(b"\n", 0, exc.start) + 1
-        raise NotATrace(f"{path} is not a trace: byte 0x{raw[exc.start]:02x} on line {line} is not UTF-8 text "
-                        f"(a trace is {TRACE_FORMAT})") from None
-    lines = [(n, s) for n, s in enumerate(text.splitlines(), 1) if s.strip()]
-    events: list[dict[str, Any]] = []
-    for index, (number, line) in enumerate(lines):
-        try:
-            record = json.loads(line)
-        except ValueError:
-            record = None
-        if not (isinstance(record, dict) and isinstance(record.get("type"), str)):
-            if index == len(lines) - 1 and events:
-                break  # a torn last line
-            shown = line if len(line) <= 60 else line[:57] + "..."
-            raise NotATrace(f"{path} is not a trace: line {number} is not an event ({shown!r}); a trace is "
-                            f"{TRACE_FORMAT}")
-        events.append(record)
-    if not events:
-        raise NotATrace(f"{path} is not a trace: it holds no events (a trace is {TRACE_FORMAT})")
-    return events
+from coopgraph.tracing import TRACE_FORMAT, NotATrace, load_trace
 
 
 def _asset(name: str) -> str:
@@ -92,4 +53,4 @@ def write_view(trace: str | Path, target: str | Path) -> dict[str, Any]:
             "has_layout": bool(view.get("layout")), "graphs": sorted(view["graphs"])}
 
 
-__all__ = ["NotATrace", "build_view", "load_trace", "render_page", "write_view"]
+__all__ = ["TRACE_FORMAT", "NotATrace", "build_view", "load_trace", "render_page", "write_view"]

@@ -11,6 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.process import process_measures
 from coopgraph.evals.trace_view.floor_replay import build_floor_frames, is_floorplan
 from coopgraph.evals.trace_view.grid_replay import build_grid_frames, is_grid
 from coopgraph.evals.trace_view.replay import action_kind, build_frames
@@ -168,4 +169,5 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
         "messages": messages,
         "decisions": decisions,
         "graphs": _graphs(manifest, paths),
+        "process": process_measures(events).as_dict(),
     }

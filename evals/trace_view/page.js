@@ -66,6 +66,59 @@
     box.append(grid);
   }
 
+  // ---- how they cooperated: the process measures and their marks on the timeline ------------------------
+  const PROCESS_TITLES = { idle: "idle", idle_share: "idle share", model_wait_s: "model wait (s)",
+    partner_wait: "partner wait", duplicated: "duplicated effort", conflicts: "conflicts",
+    plan_changes: "messages that changed a plan", work_share: "work share" };
+  function processCell(key, value) {
+    if (value && typeof value === "object" && "na" in value) return el("td", { class: "na", title: value.na, text: "n/a" });
+    if (value == null) return el("td", { text: "–" });
+    const pct = key === "idle_share" || key === "work_share";
+    return el("td", { text: pct ? `${Math.round(value * 100)}%` : fmt(value, 2) });
+  }
+  function processTable() {
+    const P = D.process;
+    const box = document.getElementById("process");
+    if (!P) { box.append(el("p", { class: "hint", text: "No process measures in this page." })); return; }
+    const keys = Object.keys(PROCESS_TITLES);
+    const table = el("table", { class: "kv process" });
+    table.append(el("tr", {}, el("th", { text: "agent" }), ...keys.map((k) => el("th", { title: (P.measures || {})[k] || "", text: PROCESS_TITLES[k] }))));
+    for (const [agent, values] of Object.entries(P.agents || {})) {
+      table.append(el("tr", { "data-agent": agent }, el("td", { text: agent, style: `color:${color(agent)}` }), ...keys.map((k) => processCell(k, values[k]))));
+    }
+    table.append(el("tr", { "data-agent": "team" }, el("td", { text: "team" }), ...keys.map((k) => processCell(k, (P.team || {})[k]))));
+    box.append(table, el("p", { class: "hint", text: `Time in ${P.unit} (${P.time} in all); team idle and model wait are per agent, ` +
+      `team work share is the largest agent's${P.work_source ? "; progress from " + P.work_source : ""}.` }));
+  }
+  // The x of a world step on an agent's timeline: its cell (steps are frames in TDW-MAT, so not every step has one).
+  function cellLeft(agent, step) {
+    const steps = (D.timeline[agent] || []).map((t) => t.step);
+    let index = steps.findIndex((s) => s >= step);
+    if (index < 0) index = steps.length - 1;
+    return (index + 1) * cellWidth;
+  }
+  function processLane(agent) {
+    const lane = el("div", { class: "tl-process" });
+    const marks = ((D.process || {}).marks || {})[agent];
+    if (!marks) return lane;
+    for (const [kind, cls, what] of [["idle", "tl-idle", "idle"], ["duplicated", "tl-dup", "heading for the same object as a partner"]]) {
+      for (const [start, end] of marks[kind] || []) {
+        const left = cellLeft(agent, start);
+        lane.append(el("span", { class: cls, title: `${what}: steps ${start}–${end}`, "data-start": start, "data-end": end,
+          style: `left:${left}px;width:${Math.max(cellWidth, cellLeft(agent, end) - left + cellWidth) - 1}px` }));
+      }
+    }
+    for (const c of marks.conflicts || []) {
+      lane.append(el("span", { class: "tl-conflict", title: `step ${c.step}: ${c.what}`, text: "✖", "data-step": c.step,
+        style: `left:${cellLeft(agent, c.step)}px`, onclick: () => setStep(c.step) }));
+    }
+    for (const c of marks.plan_changes || []) {
+      lane.append(el("span", { class: "tl-planchange", title: `step ${c.step}: a message from ${c.from} changed the plan to ${c.plan}`,
+        text: "↻", "data-step": c.step, style: `left:${cellLeft(agent, c.step)}px`, onclick: () => setStep(c.step) }));
+    }
+    return lane;
+  }
+
   // ---- map replay ---------------------------------------------------------------------------------------
   // Rooms (labelled boxes) and doors in world metres, y flipped so north is up; shared by the house maps.
   function drawRooms(L, attrs) {
@@ -290,6 +343,8 @@
     const legend = document.getElementById("legend");
     for (const k of KINDS) legend.append(el("span", {}, el("i", { style: `background:var(--${k})` }), k));
     legend.append(el("span", {}, el("i", { style: "background:var(--fail)" }), "failed action"), el("span", { text: "◆ decision  ✉ message" }));
+    legend.append(el("span", {}, el("i", { style: "background:#adb5bd" }), "idle"),
+      el("span", {}, el("i", { style: "background:#f783ac" }), "duplicated effort"), el("span", { text: "✖ conflict  ↻ plan changed by a message" }));
     const box = document.getElementById("timeline");
     for (const agent of agents) {
       const lanes = el("div", { class: "tl-lanes", style: `width:${(lastFrame + 1) * cellWidth}px` });
@@ -313,7 +368,7 @@
         marks.append(el("span", { class: "tl-mark msg", title: m.text, text: "✉", style: `left:${m.step * cellWidth}px`,
           onclick: () => setStep(m.step) }));
       }
-      lanes.append(plans, cells, marks, el("div", { class: "tl-cursor", "data-agent": agent }));
+      lanes.append(plans, cells, processLane(agent), marks, el("div", { class: "tl-cursor", "data-agent": agent }));
       box.append(el("div", { class: "tl-row", "data-agent": agent }, el("div", { class: "tl-name", text: agent, style: `color:${color(agent)}` }), lanes));
     }
   }
@@ -440,6 +495,7 @@
 
   header();
   metrics();
+  processTable();
   buildMap();
   timeline();
   decisions();

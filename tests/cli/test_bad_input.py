@@ -110,6 +110,44 @@ def test_eval_refuses_a_suite_that_is_not_utf8(tmp_path: Path, content: bytes, l
     assert not (tmp_path / "out").exists()
 
 
+def _files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_eval_refuses_an_unknown_llm_before_the_first_job_and_writes_nothing(tmp_path: Path) -> None:
+    out = tmp_path / "out"
+    code, output = _invoke("eval", "cwah-baselines", "--team", "MHP", "--limit", "1", "--max-steps", "2",
+                           "--out", str(out))
+    assert code == 0, output
+    stored = _files(out)
+    assert "results.sqlite" in stored
+    code, output = _invoke("eval", "cwah-baselines", "--llm", "nosuchllm", "--out", str(out))
+    _one_clear_line(code, output, "error: --llm: unknown LLM setting 'nosuchllm'", "local-coop-brief",
+                    "openai:MODEL")
+    assert _files(out) == stored  # no new row, trace or file
+
+
+TEAMS = "teams:\n  - label: pair\n    members: [mhp, {name: coela, llm: LLM}]\n"
+SUITE_WITH = {  # the suite's lines after `name: s`, and what the refusal says (SUITE: the file) on which line
+    "world": ("environment:\n  name: cwha\n" + TEAMS.replace("LLM", "local"),
+              "SUITE:3:3: environment.name: unknown world 'cwha'; worlds: ", "cwah, cwah-noisy"),
+    "suite llm": ("llm: lokal\n" + TEAMS.replace("LLM", "local"), "SUITE:2:1: llm: unknown LLM setting 'lokal'",
+                  "local-coop"),
+    "member llm": (TEAMS.replace("LLM", "gtp-4"), "SUITE:4:34: teams.0.members.1.llm: unknown LLM setting 'gtp-4'",
+                   "openai:MODEL"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SUITE_WITH))
+def test_eval_refuses_a_suite_naming_what_does_not_exist_and_writes_nothing(tmp_path: Path, case: str) -> None:
+    body, *phrases = SUITE_WITH[case]
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(f"name: s\n{body}", encoding="utf-8")
+    code, output = _invoke("eval", str(suite), "--out", str(tmp_path / "out"))
+    _one_clear_line(code, output, *[p.replace("SUITE", str(suite)) for p in phrases])
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize(("content", "phrase"), [
     (b"hello, this is not a trace\n", "line 1 is not an event"),
     (b"[1, 2, 3]\n", "line 1 is not an event"),
@@ -132,3 +170,46 @@ def test_trace_view_still_skips_a_torn_last_line(tmp_path: Path) -> None:
     code, output = _invoke("trace", "view", str(trace), "--json")
     assert code == 0, output
     assert trace.with_suffix(".html").is_file()
+
+
+def _sqlite_file(path: Path) -> None:
+    import sqlite3
+
+    with sqlite3.connect(path) as db:
+        db.execute("create table checkpoints (id text)")
+    db.close()
+
+
+NOT_TRACES = {  # file -> what the refusal says it is
+    "binary": (bytes(range(256)) * 4, "it is a binary file (byte 0x80 on line 2 is not UTF-8 text"),
+    "checkpoints": (None, "it is an SQLite database (a run keeps its checkpoints in NAME.checkpoints.sqlite"),
+    "empty": (b"", "it is empty, it holds no events"),
+    "json_lines": (b'{"a": 1}\n{"b": 2}\n', "line 1 is not an event ('{\"a\": 1}': JSON, but not an object with"),
+    "json_document": (b'{\n  "a": 1\n}\n', "line 1 is not an event ('{'): the file is one JSON object, not one "
+                      "event per line"),
+    "events_of_no_episode": (b'{"type": "manifest"}\n{"type": "env_step"}\n',
+                             "is not a coopgraph episode trace: its events (manifest, env_step) have no "
+                             "episode_start"),
+}
+
+
+@pytest.mark.parametrize("command", [["fork", "--at", "1"], ["replay", "--agent", "alice", "--decision", "1"]])
+@pytest.mark.parametrize("case", sorted(NOT_TRACES))
+def test_fork_and_replay_say_what_a_file_that_is_not_a_trace_is(tmp_path: Path, command: list[str],
+                                                                 case: str) -> None:
+    content, phrase = NOT_TRACES[case]
+    trace = tmp_path / "run.jsonl"
+    if content is None:
+        _sqlite_file(trace)
+    else:
+        trace.write_bytes(content)
+    code, output = _invoke(command[0], str(trace), *command[1:])
+    _one_clear_line(code, output, f"error: {trace} is not", phrase, "a trace", "JSON Lines file of events")
+    assert [p.name for p in tmp_path.iterdir()] == ["run.jsonl"]  # nothing written beside it
+
+
+def test_a_run_refused_before_its_first_step_prints_its_error_line_alone(tmp_path: Path) -> None:
+    code, output = _invoke("run", "--team", "describe_choose,mhp", "--llm", "openai:never-called", "--out",
+                           str(tmp_path))  # live output (no --json): no empty line left by a progress bar
+    assert code == 2 and output.startswith("error: ") and output.count("\n") == 1, repr(output)
+    assert "E313 spec 'describe_choose' is not a team member" in output

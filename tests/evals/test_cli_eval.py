@@ -18,10 +18,10 @@ episodes: [test/8, test/3]
 teams:
   - label: MHP
     members: [mhp]
-    references: [{source: CoELA t.2, steps: 111}]
+    references: [{source: CoELA t.2, world: cwah, split: test, steps: 111}]
   - label: MHP + MHP
     members: [mhp, mhp]
-    references: [{source: CoELA t.2, steps: 75, ei: 0.33}]
+    references: [{source: CoELA t.2, world: cwah, split: test, steps: 75, ei: 0.33}]
   - label: future
     members: [mhp, capo-does-not-exist]
 """

@@ -59,7 +59,9 @@ def test_a_failing_job_becomes_an_error_row_and_is_retried(tmp_path: Path) -> No
 
 
 def test_each_member_gets_its_own_llm_setting(tmp_path: Path) -> None:
-    suite = parse_suite(SUITE.replace("members: [mhp, mhp]", "members: [{name: coela, llm: a:b}, {name: coela}]"))
+    suite = parse_suite(SUITE.replace("members: [mhp, mhp]", "members: [{name: coela, llm: local}, {name: coela}]"))
+    team = next(t for t in suite.teams if t.label == "MHP + MHP")
+    team.members[0].llm = "a:b"  # past the suite check (which refuses it), so the job shows whose setting it ran
     (job,) = expand_jobs(suite, tmp_path, teams=["MHP + MHP"], limit=1)
     assert len(set(job.llms)) == 2
     row = run_job(job.model_dump())

@@ -23,11 +23,11 @@ teams:
   - label: full
     members: [x, x]
     description: everything on
-    references: [{source: REVECA t.4, ss: 63.6, td: 54.37, cs: 8.8, cc: 103.03}]
+    references: [{source: REVECA t.4, world: cwah-noisy, split: test, ss: 63.6, td: 54.37, cs: 8.8, cc: 103.03}]
   - label: w/o validation
     members: [y, y]
     description: no plan validation
-    references: [{source: REVECA t.4, ss: 75.8, td: 68.53, cs: 5.0, cc: 46.84}]
+    references: [{source: REVECA t.4, world: cwah-noisy, split: test, ss: 75.8, td: 68.53, cs: 5.0, cc: 46.84}]
 """
 
 

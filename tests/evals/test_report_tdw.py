@@ -40,7 +40,7 @@ def test_the_report_prints_coelas_table_1_with_ei_per_perception(tmp_path: Path)
     suite, path, text = load_suite("tdw-mat-baselines")
     with ResultStore(tmp_path) as store:
         store.save_suite(suite.name, str(path), text)
-        for episode, food, solo, pair in (("train/0", True, 0.5, 0.8), ("train/12", False, 0.4, 0.4)):
+        for episode, food, solo, pair in (("test/0", True, 0.5, 0.8), ("test/12", False, 0.4, 0.4)):
             store.record(_row("RHP", ["rhp"], episode, solo, food))
             store.record(_row("RHP + RHP", ["rhp", "rhp"], episode, pair, food))
             store.record(_row("RHP (detector)", ["rhp"], episode, solo / 2, food, perception="detector"))
@@ -102,8 +102,8 @@ def test_the_comparison_report_gives_each_method_ei_against_rhp_and_the_papers_a
     with ResultStore(tmp_path) as store:
         store.save_suite(suite.name, str(path), text)
         for team, members, rates in (("RHP", ["rhp"], (0.4, 0.5)), ("CaPo + CaPo", ["capo", "capo"], (0.8, 0.6))):
-            store.record(_comparison_row(team, members, "train/0", rates[0], True))
-            store.record(_comparison_row(team, members, "train/12", rates[1], False))
+            store.record(_comparison_row(team, members, "test/0", rates[0], True))
+            store.record(_comparison_row(team, members, "test/12", rates[1], False))
     collect(tmp_path)
     page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
     capo = next(line for line in page.splitlines() if line.startswith("| CaPo + CaPo |"))
@@ -114,6 +114,20 @@ def test_the_comparison_report_gives_each_method_ei_against_rhp_and_the_papers_a
     assert "| 0.40 (n=1) | – | 0.50 (n=1) | – | 0.45 [0.40, 0.50] (n=2) | – |" in rhp
     assert "CoELA t.1: 52 / 49 / 50" in rhp
     assert "Average steps" not in page
+
+
+def test_paper_numbers_stay_out_of_a_report_on_the_train_split(tmp_path: Path) -> None:
+    """Every paper number is on the test split: beside train-split rows (a store from an older or edited suite)
+    the report leaves the paper column empty and says why."""
+    suite, path, text = load_suite("tdw-mat-comparison")
+    with ResultStore(tmp_path) as store:
+        store.save_suite(suite.name, str(path), text)
+        store.record(_comparison_row("RHP", ["rhp"], "train/0", 0.4, True))
+    (result,) = collect(tmp_path)
+    assert result.references("RHP") == [] and "RHP: CoELA t.1 is for split test, the runs are 'train'" in result.refused
+    page = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    rhp = next(line for line in page.splitlines() if line.startswith("| RHP |"))
+    assert "CoELA t.1" not in rhp and "Paper numbers left out" in page
 
 
 def test_the_shipped_comparison_suite_pairs_every_method_with_rhp_and_itself() -> None:

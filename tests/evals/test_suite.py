@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -134,3 +135,24 @@ def test_how_a_profile_is_asked_is_part_of_its_teams_config(tmp_path: Path, monk
     after = {j.team: j.config_hash for j in expand_jobs(suite, tmp_path, limit=1)}
     assert {t for t in before if before[t] != after[t]} == {
         t.label for t in suite.teams if any(m.llm == "local-coop" for m in t.members)}
+
+
+def test_a_change_in_a_base_spec_reruns_the_variants_built_on_it(tmp_path: Path) -> None:
+    base = tmp_path / "base.yaml"
+    base.write_text((Path(__file__).parents[2] / "graphs" / "coela.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    (tmp_path / "variant.yaml").write_text("extends: base.yaml\nname: variant\n", encoding="utf-8")
+    suite_text = (f"name: chain\nepisodes: [test/0]\nllm: local\nteams:\n"
+                  f"  - {{label: variant, members: [{tmp_path / 'variant.yaml'}, mhp]}}\n"
+                  f"  - {{label: base, members: [{base}, mhp]}}\n")
+    suite_file = tmp_path / "chain.yaml"
+    suite_file.write_text(suite_text, encoding="utf-8")
+    before = {j.team: j.config_hash for j in expand_jobs(load_suite(str(suite_file))[0], tmp_path)}
+    base.write_text(base.read_text(encoding="utf-8") + "\n# edited\n", encoding="utf-8")
+    after = {j.team: j.config_hash for j in expand_jobs(load_suite(str(suite_file))[0], tmp_path)}
+    assert before["variant"] != after["variant"] and before["base"] != after["base"]
+
+
+def test_every_shipped_suite_is_listed_in_the_evaluation_docs() -> None:
+    page = (Path(__file__).parents[2] / "docs" / "evals.md").read_text(encoding="utf-8")
+    listed = set(re.findall(r"^\| `([a-z0-9.\-]+)` \|", page[page.index("### Shipped suites"):], re.MULTILINE))
+    assert {p.stem for p in SUITES_DIR.glob("*.yaml")} <= listed

@@ -88,3 +88,13 @@ def test_a_trace_without_layout_or_end_still_renders(tmp_path: Path, traces: dic
     view = build_view(read_events(partial))
     assert not view["meta"]["complete"] and view["layout"] is None and len(view["frames"]) > 1
     assert "<!DOCTYPE html>" in render_page(view)
+
+
+def test_the_view_carries_the_runs_process_measures_and_their_marks(traces: dict[str, Path]) -> None:
+    from coopgraph.evals.process import process_measures
+
+    events = read_events(traces["pair"])
+    process = build_view(events)["process"]
+    assert process == json.loads(json.dumps(process_measures(events).as_dict()))
+    assert set(process["marks"]) == {"alice", "bob"} and process["unit"] == "steps"
+    assert set(process["team"]) == set(process["measures"])

@@ -1,5 +1,6 @@
 """The trace page in a real headless Chromium: it loads offline, has one timeline row per agent, scrubbing the
-map moves the agents, and clicking a decision opens its prompt.
+map moves the agents, clicking a decision opens its prompt, and the process measures show as a table and as
+marks on the agents' timeline rows.
 
 Needs Debian's `chromium` (/usr/bin/chromium) and Playwright for Python (its own browser download is not
 used). Without them the test skips, except under CI=true, where it fails: CI installs both.
@@ -7,6 +8,7 @@ used). Without them the test skips, except under CI=true, where it fails: CI ins
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 from pathlib import Path
@@ -62,6 +64,10 @@ def test_page_loads_scrubs_and_opens_a_decision(traces: dict[str, Path], tmp_pat
             rows = page.locator("#timeline .tl-row")
             assert rows.count() == 2
             assert [rows.nth(i).get_attribute("data-agent") for i in range(2)] == ["alice", "bob"]
+            process = page.locator("#process table.process tr[data-agent]")
+            assert [process.nth(i).get_attribute("data-agent") for i in range(3)] == ["alice", "bob", "team"]
+            assert page.locator("#timeline .tl-row .tl-process").count() == 2
+            assert page.locator("#process td.na").first.get_attribute("title").startswith("the trace does not say")
 
             start = _agent_positions(page)
             slider = page.locator("#scrubber")
@@ -94,3 +100,44 @@ def test_page_loads_scrubs_and_opens_a_decision(traces: dict[str, Path], tmp_pat
             browser.close()
     assert errors == []
     assert {url.split(":", 1)[0] for url in requests} <= {"file"}  # nothing fetched from the network
+
+
+def test_process_marks_sit_on_the_agents_timeline_rows(tmp_path: Path) -> None:
+    """Idle spans, duplicated effort, conflicts and a plan a message changed, from a small hand-built run."""
+    from tests.evals.process.shapes import act, message, plan, start, step
+
+    walk = "[walk] <juice> (310)"
+    events = [*start(), plan("alice", 0, "[gograb] <juice> (310)"), plan("bob", 0, "[gograb] <juice> (310)"),
+              step(1, alice=act(walk, position=[1.0, 1.0]), bob=act(walk, position=[3.0, 1.0])),
+              message("bob", 2), step(2, alice=act("[wait]", position=[1.0, 1.0]),
+                                       bob=act("[send_message] mine", position=[3.0, 1.0])),
+              plan("alice", 2, "[gograb] <wine> (313)"),
+              step(3, alice=act("[open] <cabinet> (113)", ok=False, position=[1.0, 1.0]),
+                   bob=act(walk, position=[2.0, 1.0]))]
+    trace = tmp_path / "hand.jsonl"
+    trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
+    sync_playwright = _browser_or_skip()
+    html = tmp_path / "hand.html"
+    write_view(trace, html)
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(html.as_uri())
+            page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+            alice = page.locator(".tl-row[data-agent='alice'] .tl-process")
+            bob = page.locator(".tl-row[data-agent='bob'] .tl-process")
+            assert alice.locator(".tl-idle").get_attribute("title") == "idle: steps 2–2"
+            assert alice.locator(".tl-dup").count() == 1 and bob.locator(".tl-dup").count() == 1
+            assert "refused" in (alice.locator(".tl-conflict").get_attribute("title") or "")
+            assert "a message from bob changed the plan" in (alice.locator(".tl-planchange").get_attribute("title")
+                                                              or "")
+            assert bob.locator(".tl-planchange").count() == 0
+            assert page.locator("#process tr[data-agent='bob'] td").nth(7).inner_text() == "1"  # its message
+            alice.locator(".tl-conflict").click()
+            assert page.locator("#scrubber").input_value() == "3"
+        finally:
+            browser.close()
+    assert errors == []

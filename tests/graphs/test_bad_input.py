@@ -108,3 +108,38 @@ def test_validate_says_which_file_when_the_problems_are_in_its_base(tmp_path: Pa
     first = result.output.splitlines()[0]
     assert first.startswith(f"{child}: invalid; the problems are in what it takes from the spec(s) it extends")
     assert "coela.yaml" in result.output and "E305" in result.output
+
+
+UNKNOWN_KEYS = {
+    # spec text -> (line, the message's start, closest names offered)
+    "extends: coela\nparams:\n  messages_kep: 6\n": (3, "spec param 'messages_kep' is taken by no node",
+                                                      "did you mean agent: messages_kept?"),
+    "extends: coela\nparams:\n  reasoning_char: 90\n": (3, "spec param 'reasoning_char' is taken by no node",
+                                                         "did you mean reasoning_chars?"),
+    "extends: coela\nllm:\n  tmperature: 0.5\n": (3, "llm.tmperature: unknown key 'tmperature'",
+                                                   "did you mean temperature?"),
+    "extends: coela\nagent:\n  messages_kep: 6\n": (3, "agent.messages_kep: unknown key 'messages_kep'",
+                                                     "did you mean messages_kept"),
+    "extends: coela\ndescriptoin: x\n": (2, "descriptoin: unknown key 'descriptoin'", "did you mean description?"),
+}
+
+
+@pytest.mark.parametrize("text", sorted(UNKNOWN_KEYS))
+def test_a_key_nothing_takes_is_refused_with_the_closest_names(tmp_path: Path, text: str) -> None:
+    line, start, close = UNKNOWN_KEYS[text]
+    path = tmp_path / "typo.yaml"
+    path.write_text(text, encoding="utf-8")
+    result = CliRunner().invoke(app, ["graph", "validate", str(path)])
+    assert result.exit_code == 1
+    assert result.output.splitlines() == [result.output.strip()], result.output  # one line
+    assert result.output.startswith(f"{path}:{line}:3: " if line == 3 else f"{path}:{line}:1: "), result.output
+    assert start in result.output and close in result.output
+
+
+def test_an_inherited_param_a_child_no_longer_uses_is_not_the_childs_error(tmp_path: Path) -> None:
+    (tmp_path / "base.yaml").write_text("extends: coela\nparams:\n  depth: 2\nnodes:\n  choose_action:\n"
+                                        "    params: {retries: '${depth}'}\n", encoding="utf-8")
+    (tmp_path / "child.yaml").write_text("extends: base.yaml\nnodes:\n  choose_action:\n    params: {retries: 1}\n",
+                                         encoding="utf-8")
+    load_spec(tmp_path / "base.yaml")
+    load_spec(tmp_path / "child.yaml")  # `depth` is the base's; the child replaced the only node that took it

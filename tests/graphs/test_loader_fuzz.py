@@ -18,7 +18,7 @@ from coopgraph.graphs.errors import HINTS, SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 
 SHIPPED = sorted(shipped_specs().values())  # graphs/*.yaml, ablations and examples
-FUZZ = settings(max_examples=200, deadline=500, derandomize=True,
+FUZZ = settings(max_examples=200, deadline=None, derandomize=True,  # no timing in tests: a loaded CI machine is slow
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 _counter = itertools.count()
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import re
 
-from coopgraph.llm.constraints import ChoiceConstraint, gbnf, max_tokens_for, regex, request_kwargs, settled_answer
+from coopgraph.llm.backends import backend_named
+from coopgraph.llm.constraints import ChoiceConstraint, gbnf, max_tokens_for, regex, settled_answer
 
 C = ChoiceConstraint(("grab the apple", 'say "hi"'), answer_format="text", reasoning_chars=50)
 
@@ -27,10 +28,10 @@ def test_regex_matches_only_valid_replies() -> None:
     assert not pattern.fullmatch("Reasoning: near\nAnswer: dance")
 
 
-def test_request_kwargs_per_backend() -> None:
-    assert "grammar" in request_kwargs(C, "llamacpp")["extra_body"]
-    assert "guided_regex" in request_kwargs(C, "vllm")["extra_body"]
-    assert request_kwargs(C, "openai") == {} and request_kwargs(None, "llamacpp") == {}
+def test_each_backend_constrains_a_choice_in_its_own_words() -> None:
+    assert "grammar" in backend_named("llamacpp").constrain(C)["extra_body"]
+    assert "guided_regex" in backend_named("vllm").constrain(C)["extra_body"]
+    assert backend_named("openai").constrain(C) == {} and backend_named("fake").constrain(C) == {}
 
 
 def test_max_tokens_leaves_room_for_reasoning_and_answer() -> None:

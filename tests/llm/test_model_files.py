@@ -75,3 +75,16 @@ def test_shipped_adapters_match_their_pins(profile: str) -> None:
     path = model_files.adapter_path(profile)
     assert path is not None and path.stat().st_size < 20_000_000
     assert model_files.adapter_path("local") is None
+
+
+def test_a_distilled_profile_asks_the_world_registry_which_templates_it_learned() -> None:
+    from coopgraph.envs.registry import kit_info, registered
+
+    distilled = {name: f for name, f in model_files.MODEL_FILES.items() if f.world is not None}
+    assert distilled and all(f.world in registered() for f in distilled.values())
+    assert all(f.prompt_env == kit_info(f.world).prompt_env for f in distilled.values() if f.world)
+    coop, tdw = model_files.MODEL_FILES["local-coop"], model_files.MODEL_FILES["local-coop-tdw"]
+    assert coop.learned_in("cwah") and coop.learned_in("cwah-noisy")  # one world's templates, two registrations
+    assert not tdw.learned_in("cwah") and tdw.learned_in("tdw-mat")
+    plain = model_files.MODEL_FILES["local"]
+    assert plain.prompt_env is None and not plain.learned_in("cwah")

@@ -3,9 +3,7 @@ and control characters in replies."""
 
 from __future__ import annotations
 
-import socket
 import sqlite3
-import threading
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -16,12 +14,14 @@ import pytest
 from coopgraph import envs
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.graphs.compiler import compile_spec
+from coopgraph.llm.announce import ModelServerWarning
 from coopgraph.llm.cache import SQLiteResponseCache
 from coopgraph.llm.factory import make_lm
 from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import LLMSettings, parse_setting
 from coopgraph.nodes.context import AgentResources
 from coopgraph.testing import scripted_lm
+from tests.llm.fault_server import silent_server as silent
 
 ACTIONS = ["[goexplore] <kitchen> (11)", "[gograb] <apple> (302)", "[send_message]"]
 FACTS = {"goal": "put the apple in the fridge", "facts_text": "you see an apple"}
@@ -36,33 +36,8 @@ def _choose(lm: Any, tracer: Any) -> dict[str, Any]:
 @pytest.fixture
 def silent_server() -> Iterator[str]:
     """A server on 127.0.0.1 that accepts every connection and never says a word; stopped by the test."""
-    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-    listener.bind(("127.0.0.1", 0))
-    listener.listen(16)
-    listener.settimeout(0.1)
-    accepted: list[socket.socket] = []
-    stop = threading.Event()
-
-    def serve() -> None:
-        while not stop.is_set():
-            try:
-                conn, _ = listener.accept()
-            except TimeoutError:
-                continue
-            except OSError:
-                return
-            accepted.append(conn)  # kept open, never answered
-
-    thread = threading.Thread(target=serve, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{listener.getsockname()[1]}/v1"
-    finally:
-        stop.set()
-        thread.join(timeout=5)
-        for conn in accepted:
-            conn.close()
-        listener.close()
+    with silent() as server:
+        yield server.base_url
 
 
 def _silent_lm(url: str, tracer: Any = None) -> Any:
@@ -73,10 +48,11 @@ def _silent_lm(url: str, tracer: Any = None) -> Any:
 
 def test_transport_bounds_come_from_the_setting(silent_server: str) -> None:
     lm = _silent_lm(silent_server)
-    assert lm.chat_model.request_timeout == 0.5 and lm.chat_model.max_retries == 0
+    assert lm.chat_model.request_timeout == 0.5 and lm.stack.retry.max_retries == 0
     assert (lm.decision_deadline_s, lm.max_failures) == (2.0, 2)
     twin = lm.with_tracer(None)
-    assert (twin.decision_deadline_s, twin.max_failures, twin.failures) == (2.0, 2, 0)
+    assert (twin.decision_deadline_s, twin.max_failures, twin.circuit.consecutive) == (2.0, 2, 0)
+    assert twin.circuit is lm.circuit  # one server, one circuit, whichever agent asks it
 
 
 def test_patience_knobs_from_the_environment(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -95,14 +71,19 @@ def test_coela_against_a_silent_server_falls_back_in_bounded_time(silent_server:
     agent.set_tracer(tracer)
     agent.reset("alice", env.agent_info("alice"), 0)
     start = time.monotonic()
-    actions = [agent.act(observations["alice"]) for _ in range(3)]
+    with pytest.warns(ModelServerWarning) as said:
+        actions = [agent.act(observations["alice"]) for _ in range(3)]
     elapsed = time.monotonic() - start
     assert all(a is not None for a in actions)
     used = agent.resources.lm  # the agent's own LM for this episode
-    # two requests time out (0.5 s each, no transport retry), then the LM gives up and refuses at once
-    assert used.gave_up and used.failures == 2 and used.usage.refused >= 1
-    assert used.usage.errors == used.failures + used.usage.refused
+    # two requests time out (0.5 s each, no retry), then the circuit opens and calls fail at once
+    assert used.circuit.state == "open" and used.circuit.consecutive == 2 and used.usage.refused >= 1
+    assert used.usage.errors == 2 + used.usage.refused
+    assert used.usage.fallbacks >= 1 and used.usage.calls == 0
     assert elapsed < 15, elapsed
+    lines = [str(w.message) for w in said]
+    assert lines[0].startswith(f"model server {silent_server} did not answer within 0.5 s")
+    assert "circuit open" in lines[1] and len(lines) == 2
     assert any(e["type"] == "invalid_answer" for e in tracer.events)  # the node took its fallback, counted
     errors = [e for e in tracer.events if e["type"] == "llm_error"]
     assert any("Timeout" in e["error"] for e in errors) and any("ModelUnavailable" in e["error"] for e in errors)

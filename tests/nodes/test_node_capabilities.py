@@ -97,7 +97,8 @@ def test_perception_works_on_a_core_observation_and_indexes_only_messages() -> N
     obs = Observation(agent_id="alice", agent_name="Alice", time=3, horizon=10,
                       messages=[Message(sender="bob", text="the key is in the shed", step=2)])
     belief, vector, out = _perceive(obs)
-    assert out == {"new_messages": 1} and belief.seen == [obs]
+    assert out["new_messages"] == 1 and belief.seen == [obs]
+    assert out["belief"] is belief and "vector_log" in out  # the channels it changed are returned, not left behind
     assert vector.items == [{"text": 'bob said: "the key is in the shed"', "kind": "message", "step": 2,
                              "source": "told"}]
 
@@ -132,7 +133,9 @@ def _check(plan: Affordance, **params: Any) -> dict[str, Any]:
     agent.memory.semantic.update(later)
     ctx = node_context(agent.loaded, "validate", agent.resources, agent.memory)
     ctx.params = ctx.params.model_copy(update={"judge": "rules", **params})
-    return check_plan({"choice_index": 0, "options": [plan], "observation": later}, ctx)
+    update = check_plan({"choice_index": 0, "options": [plan], "observation": later}, ctx)
+    assert update.pop("reveca") is ctx.memory.channels["reveca"]  # the notes it kept, returned
+    return update
 
 
 def test_validation_keys_on_the_plan_group_not_its_kind() -> None:

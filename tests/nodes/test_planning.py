@@ -72,3 +72,18 @@ def test_the_choice_prompt_lists_every_option_with_a_letter(tracer) -> None:
     for letter, action in zip("ABC", ACTIONS, strict=True):
         assert f"{letter}. {action}" in prompt
     assert prompt.rstrip().endswith("Answer: <the letter of one option>")
+
+
+def test_a_decision_no_attempt_got_a_reply_to_falls_back_for_want_of_a_model(tracer) -> None:
+    lm = scripted_lm(["fine.", TimeoutError("slow"), TimeoutError("slow"), TimeoutError("slow")], tracer=tracer)
+    out = _choose(lm, tracer)
+    assert out["invalid"] is True and out["choice"] == ACTIONS[0]
+    assert lm.usage.fallbacks == 1 and lm.usage.errors == 3
+    (fallback,) = [e for e in tracer.events if e["type"] == "model_fallback"]
+    assert fallback["node"] == "choose" and fallback["errors"] == ["TimeoutError: slow"] * 3
+
+
+def test_an_unusable_reply_is_an_invalid_answer_not_a_missing_model(tracer) -> None:
+    lm = scripted_lm(["fine.", TimeoutError("slow"), "I like turtles", TimeoutError("slow")], tracer=tracer)
+    assert _choose(lm, tracer)["invalid"] is True
+    assert lm.usage.fallbacks == 0 and not [e for e in tracer.events if e["type"] == "model_fallback"]

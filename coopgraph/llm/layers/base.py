@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from coopgraph.llm.interface import ChatLM, ChatRequest, Completion
 
 
@@ -19,3 +22,6 @@ class Wrapper:
 
     def stop_reason(self, decision_started: float) -> str | None:
         return self.inner.stop_reason(decision_started)
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        self.inner.fell_back(trace, errors)

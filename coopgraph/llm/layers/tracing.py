@@ -1,8 +1,10 @@
-"""Tracing: every call becomes an `llm_call` event (prompt, reply, tokens, latency, cache hit, grammar use) and
-every failure an `llm_error` event, in the agent's trace."""
+"""Tracing: every call becomes an `llm_call` event (prompt, reply, tokens, latency, cache hit, grammar use), every
+failure an `llm_error` event and every question left without a reply a `model_fallback` event, in the agent's
+trace."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from coopgraph.llm.interface import ChatLM, ChatRequest, Completion
@@ -36,3 +38,8 @@ class Tracing(Wrapper):
             **extra,
         )
         return completion
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        if self.tracer is not None:
+            self.tracer.event("model_fallback", **trace, errors=list(errors))
+        self.inner.fell_back(trace, errors)

@@ -1,52 +1,31 @@
 """The bottom of the stack: one request to a LangChain chat model, in the words its backend understands.
 
-LangChain gives one transport for the embedded server, vLLM and OpenAI (and fakes in tests), its callbacks and its
-response cache (which keys each call by prompt and request parameters, so these must not change between releases).
+LangChain gives one transport for every backend (and fakes in tests), its callbacks and its response cache (which
+keys each call by prompt and request parameters, so these must not change between releases). What the request
+says, and how, is the backend's (`ChatBackend.request`: the token cap in its words, its constraint, the seed).
 """
 
 from __future__ import annotations
 
 import time
-from typing import Any
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from langchain_core.language_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, SystemMessage
 
 from coopgraph.llm.cache import CACHE_HIT
-from coopgraph.llm.constraints import Backend, request_kwargs
 from coopgraph.llm.interface import ChatRequest, Completion, Messages
 from coopgraph.llm.text import strip_control
 
+if TYPE_CHECKING:
+    from coopgraph.llm.backends.base import ChatBackend
+
 _ROLES = {"system": SystemMessage, "user": HumanMessage, "assistant": AIMessage}
-#: What a caller may set per call (a spec's `llm:` block sets the first two); anything else (dspy's) is dropped.
-_PER_CALL_OPTIONS = ("temperature", "top_p", "stop")
 
 
 def to_langchain(messages: Messages) -> list[BaseMessage]:
     return [_ROLES[m["role"]](content=m["content"]) for m in messages]
-
-
-def speaks_max_tokens(backend: Backend, base_url: str | None) -> bool:
-    """Whether the server reads the older `max_tokens` field: llama.cpp and vLLM do, and so does any other
-    OpenAI-compatible server (Ollama, llama.cpp's llama-server, LM Studio) behind an `openai:` setting; only
-    OpenAI's own API wants `max_completion_tokens` alone."""
-    if backend in ("llamacpp", "vllm"):
-        return True
-    return backend == "openai" and base_url is not None and "api.openai.com" not in base_url
-
-
-def call_kwargs(request: ChatRequest, backend: Backend, base_url: str | None = None,
-                seed: int | None = None) -> dict[str, Any]:
-    """The request parameters sent with this call (part of every response-cache key); `seed` is the agent's model
-    seed (`coopgraph.llm.seeds`), sent as the request's OpenAI `seed`."""
-    kwargs: dict[str, Any] = {"max_tokens": request.max_tokens, **request_kwargs(request.constraint, backend)}
-    if seed is not None:
-        kwargs["seed"] = seed
-    if speaks_max_tokens(backend, base_url):
-        # ChatOpenAI renames max_tokens to max_completion_tokens, which llama.cpp's server ignores: a model that
-        # never writes its stop token would then write until the context is full. Say it in their words.
-        kwargs["extra_body"] = {**kwargs.get("extra_body", {}), "max_tokens": request.max_tokens}
-    return {**kwargs, **{k: v for k, v in request.options.items() if k in _PER_CALL_OPTIONS}}
 
 
 class ChatModelTransport:
@@ -57,18 +36,19 @@ class ChatModelTransport:
     the one sent before model seeds existed, under the same response-cache key, so replies stored then still
     answer."""
 
-    def __init__(self, chat_model: BaseChatModel, backend: Backend, seed: int | None = None) -> None:
+    def __init__(self, chat_model: BaseChatModel, backend: str | ChatBackend, seed: int | None = None) -> None:
+        from coopgraph.llm.backends import backend_named
+
         self.chat_model = chat_model
-        self.backend = backend
+        self.backend = backend_named(backend) if isinstance(backend, str) else backend
         self.seed = seed
 
     def complete(self, request: ChatRequest) -> Completion:
         start = time.perf_counter()
-        base_url = getattr(self.chat_model, "openai_api_base", None)  # ChatOpenAI's server; None for fakes
-        own = getattr(self.chat_model, "seed", None)  # the seed ChatOpenAI sends with every request
+        own = getattr(self.chat_model, "seed", None)  # the seed the chat model sends with every request itself
         seed = None if self.seed == own else self.seed
-        reply = self.chat_model.invoke(to_langchain(request.messages),
-                                       **call_kwargs(request, self.backend, base_url, seed))
+        chat_model, kwargs = self.backend.request(self.chat_model, request, seed)
+        reply = chat_model.invoke(to_langchain(request.messages), **kwargs)
         latency = time.perf_counter() - start
         raw = reply.content if isinstance(reply.content, str) else str(reply.content)
         usage: Any = getattr(reply, "usage_metadata", None) or {}
@@ -79,7 +59,7 @@ class ChatModelTransport:
             latency_s=latency,
             cache_hit=bool(reply.response_metadata.get(CACHE_HIT)),
             raw_text=raw,
-            finished=reply.response_metadata.get("finish_reason") != "length",
+            finished=self.backend.finished(reply),
             grammar="none" if request.constraint is None else "applied",
         )
 
@@ -88,3 +68,6 @@ class ChatModelTransport:
 
     def stop_reason(self, decision_started: float) -> str | None:
         return None
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        return None  # counted and traced by the layers above

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
+from coopgraph.llm.circuit import ModelUnavailable
 from coopgraph.llm.interface import ChatLM, ChatRequest, Completion
 from coopgraph.llm.layers.base import Wrapper
-from coopgraph.llm.layers.call_limit import ModelUnavailable
 
 
 @dataclass
@@ -18,15 +20,16 @@ class Usage:
     completion_tokens: int = 0
     cache_hits: int = 0
     latency_s: float = 0.0
-    errors: int = 0  # failed calls, those refused after the LM gave up on its server included
-    refused: int = 0  # calls not sent because the LM had given up on its server
+    errors: int = 0  # calls that failed after their retries, those refused by an open circuit included
+    refused: int = 0  # calls not sent because their server's circuit was open
+    fallbacks: int = 0  # questions no attempt got a reply to: the node took its fallback for want of a model
     discarded: int = 0  # unusable replies evicted from the response cache
     grammar_skipped: int = 0  # choices whose unconstrained reply was already exactly one option
     per_node: dict[str, int] = field(default_factory=dict)
 
 
 class UsageCounter(Wrapper):
-    """Adds every answered, failed, refused and discarded call to `usage`."""
+    """Adds every answered, failed, refused and discarded call, and every question left unanswered, to `usage`."""
 
     def __init__(self, inner: ChatLM, usage: Usage | None = None) -> None:
         super().__init__(inner)
@@ -57,3 +60,7 @@ class UsageCounter(Wrapper):
         evicted = self.inner.discard(completion)
         self.usage.discarded += evicted
         return evicted
+
+    def fell_back(self, trace: Mapping[str, Any], errors: Sequence[str]) -> None:
+        self.usage.fallbacks += 1
+        self.inner.fell_back(trace, errors)

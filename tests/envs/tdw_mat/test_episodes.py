@@ -1,4 +1,4 @@
-"""Episodes: the shipped train split, CoELA's dataset folder format, and what bad input says."""
+"""Episodes: the shipped train and test splits, CoELA's dataset folder format, and what bad input says."""
 
 from __future__ import annotations
 
@@ -8,14 +8,21 @@ from pathlib import Path
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.tdw_mat.episode import DatasetError, UnknownEpisodeError, _train, load_episode
+from coopgraph.envs.tdw_mat.episode import (
+    DatasetError,
+    UnknownEpisodeError,
+    load_episode,
+    split_episodes,
+    train_episodes,
+)
 from coopgraph.envs.tdw_mat.floorplan import FloorplanError, load_floorplan
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "tdw_mat" / "dataset_train"
+SHARED_TEST = SHARED.parent / "dataset_test"
 
 
 def test_the_shipped_train_split_has_24_episodes_of_ten_targets() -> None:
-    episodes = _train()
+    episodes = train_episodes()
     assert len(episodes) == 24 and {e.task for e in episodes} == {"food", "stuff"}
     for episode in episodes:
         assert len(episode.targets) == 10 and 1 <= len(episode.containers) <= 5
@@ -23,6 +30,39 @@ def test_the_shipped_train_split_has_24_episodes_of_ten_targets() -> None:
         plan = load_floorplan(episode.scene, episode.layout, episode.room_types)
         assert plan.rooms[plan.bed_room].type == "Bedroom"
         assert len(episode.starts) == 2
+
+
+def test_the_shipped_test_split_has_24_episodes_of_scenes_2a_and_5a() -> None:
+    episodes = split_episodes("test")
+    assert len(episodes) == 24 and {e.scene for e in episodes} == {"2a", "5a"}
+    assert [e.task for e in episodes] == ["food"] * 12 + ["stuff"] * 12  # CoELA's test_env.json order
+    for episode in episodes:
+        assert len(episode.targets) == 10 and len(episode.containers) == (5 if episode.setting == 0 else 2)
+        assert not {o.room_type for o in episode.targets} & {"Bedroom", "Porch"}
+        plan = load_floorplan(episode.scene, episode.layout, episode.room_types)
+        assert plan.rooms[plan.bed_room].type == "Bedroom"
+        assert len(episode.starts) == 2
+
+
+def test_test_episodes_by_index_or_by_key() -> None:
+    assert load_episode("test/0").key == "5a_0_0/food"
+    assert load_episode("test/6").key == load_episode("test/2a_0_0/food").key == "2a_0_0/food"
+    assert envs.make("tdw-mat", episode="test/23").episode.key == "2a_2_1/stuff"
+    assert load_episode("0").key == load_episode("train/0").key  # the train split stays the default
+
+
+def test_an_unknown_episode_names_both_shipped_splits() -> None:
+    listing = r"train/0\.\.train/23 .*1a_0_0/food.*test/0\.\.test/23 .*2a_0_0/food"
+    with pytest.raises(UnknownEpisodeError, match=listing):
+        load_episode("test/99")
+    with pytest.raises(UnknownEpisodeError, match=r"'test/1a_0_0/food'.*shipped: train/"):
+        load_episode("test/1a_0_0/food")  # a train key under the test split
+
+
+@pytest.mark.skipif(not SHARED_TEST.is_dir(), reason="CoELA's test split is not in ../shared/data")
+def test_the_shipped_test_split_is_coelas_folder_converted() -> None:
+    for index in (0, 6, 23):
+        assert envs.make("tdw-mat", dataset=SHARED_TEST, episode=index).episode == load_episode(f"test/{index}")
 
 
 def test_the_goal_reads_as_coela_writes_it() -> None:
@@ -34,7 +74,7 @@ def test_episodes_by_index_or_by_key() -> None:
 
 
 def test_the_door_graph_joins_every_room() -> None:
-    for episode in _train()[:12]:
+    for episode in train_episodes()[:12]:
         plan = load_floorplan(episode.scene, episode.layout, episode.room_types)
         reached, todo = set(), [next(iter(plan.rooms))]
         while todo:

@@ -72,7 +72,21 @@ def test_grasp_range_is_two_metres(env: TDWMatEnv) -> None:
     pear = things(env, "target")[1]
     body = env.world.agents["alice"]
     put_thing(env, pear, (body.position[0], body.position[1] - 2.01))
-    assert not _run(env, f"[grasp] <{pear.name}> ({pear.id})")["obs"].last_action_ok
+    refused = _run(env, f"[grasp] <{pear.name}> ({pear.id})")["obs"]
+    assert not refused.last_action_ok
+    assert refused.last_action_reason.endswith("is out of reach: 2.0 m away, the grasp range is 2 m")
+
+
+def test_a_grasp_through_a_wall_is_refused_naming_the_rooms_not_a_distance(env: TDWMatEnv) -> None:
+    place(env, "alice", (0.74, -1.0))  # the living room, near its wall with the kitchen
+    apple = things(env, "target")[0]
+    put_thing(env, apple, (0.74, 0.2))  # 1.2 m away, within the grasp range, but in the kitchen
+    here, there = env.plan.rooms[env.world.agents["alice"].room_id], env.plan.rooms[apple.room_id]
+    assert here.id != there.id
+    refused = _run(env, f"[grasp] <{apple.name}> ({apple.id})")["obs"]
+    assert not refused.last_action_ok and "out of reach" not in refused.last_action_reason
+    assert refused.last_action_reason == (f"<{apple.name}> ({apple.id}) is in the {there.label}, another room "
+                                          f"than the {here.label} you are in")
 
 
 def _near_bed(env: TDWMatEnv) -> tuple[float, float]:

@@ -50,3 +50,10 @@ def test_a_failure_is_traced_and_raised() -> None:
 def test_without_a_tracer_nothing_is_written() -> None:
     layer = Tracing(ChatModelTransport(ScriptedChatModel(script=["x"]), "fake"), None, model="m", backend="fake")
     assert layer.complete(ChatRequest(MESSAGES)).text == "x"
+
+
+def test_a_question_left_without_a_reply_is_traced_as_a_fallback() -> None:
+    layer, events = _traced(["x"])
+    layer.fell_back({"node": "choose"}, ["TimeoutError: slow", "no more attempts: circuit open"])
+    assert events.events == [{"kind": "model_fallback", "node": "choose",
+                              "errors": ["TimeoutError: slow", "no more attempts: circuit open"]}]

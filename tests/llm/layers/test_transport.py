@@ -49,18 +49,25 @@ def test_the_transport_keeps_nothing_to_discard_and_never_stops_a_decision() -> 
     assert transport.discard(done) is False and transport.stop_reason(0.0) is None
 
 
-def test_any_server_but_openais_own_is_told_max_tokens_in_its_own_words() -> None:
-    from coopgraph.llm.layers.transport import call_kwargs, speaks_max_tokens
+def test_any_server_but_openais_own_is_told_max_tokens_in_its_own_words(monkeypatch: pytest.MonkeyPatch) -> None:
+    from coopgraph.llm.backends import backend_named
 
     # An openai: setting pointed at llama.cpp, Ollama or LM Studio: ChatOpenAI's max_completion_tokens alone is
     # ignored there, and a model that never writes its stop token writes until the context is full.
-    assert speaks_max_tokens("openai", "http://127.0.0.1:8000/v1")
-    assert not speaks_max_tokens("openai", "https://api.openai.com/v1")
-    assert not speaks_max_tokens("openai", None)
-    assert speaks_max_tokens("llamacpp", None) and speaks_max_tokens("vllm", None)
-    local = call_kwargs(ChatRequest(HI, max_tokens=30), "openai", "http://localhost:11434/v1")
-    assert local == {"max_tokens": 30, "extra_body": {"max_tokens": 30}}
-    assert call_kwargs(ChatRequest(HI, max_tokens=30), "openai", "https://api.openai.com/v1") == {"max_tokens": 30}
+    openai = backend_named("openai")
+    assert openai.speaks_max_tokens("http://127.0.0.1:8000/v1")  # type: ignore[attr-defined]
+    assert not openai.speaks_max_tokens("https://api.openai.com/v1")  # type: ignore[attr-defined]
+    assert not openai.speaks_max_tokens(None)  # type: ignore[attr-defined]
+    assert backend_named("llamacpp").speaks_max_tokens(None)  # type: ignore[attr-defined]
+    assert backend_named("vllm").speaks_max_tokens(None)  # type: ignore[attr-defined]
+
+    def sent(base_url: str) -> dict[str, Any]:
+        monkeypatch.setenv("OPENAI_BASE_URL", base_url)
+        chat = chat_model_for(parse_setting("openai:m"))
+        return openai.request(chat, ChatRequest(HI, max_tokens=30), None)[1]
+
+    assert sent("http://localhost:11434/v1") == {"max_tokens": 30, "extra_body": {"max_tokens": 30}}
+    assert sent("https://api.openai.com/v1") == {"max_tokens": 30}
 
 
 def test_the_agents_model_seed_goes_with_every_request() -> None:

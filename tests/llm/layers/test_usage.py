@@ -1,4 +1,4 @@
-"""Usage accounting alone: answered, failed, refused and discarded calls, per node."""
+"""Usage accounting alone: answered, failed, refused and discarded calls per node, and questions that fell back."""
 
 from __future__ import annotations
 
@@ -6,9 +6,9 @@ from dataclasses import replace
 
 import pytest
 
+from coopgraph.llm.circuit import ModelUnavailable
 from coopgraph.llm.interface import ChatLM, ChatRequest, Completion
 from coopgraph.llm.layers.base import Wrapper
-from coopgraph.llm.layers.call_limit import ModelUnavailable
 from coopgraph.llm.layers.transport import ChatModelTransport
 from coopgraph.llm.layers.usage import UsageCounter
 from coopgraph.testing import ScriptedChatModel
@@ -28,7 +28,7 @@ def test_answered_calls_add_tokens_and_count_per_node() -> None:
 
 
 def test_failures_and_refusals_are_errors_and_only_refusals_are_refused() -> None:
-    script: list[str | Exception] = [TimeoutError("slow"), ModelUnavailable("gave up")]
+    script: list[str | Exception] = [TimeoutError("slow"), ModelUnavailable("circuit open")]
     counter = UsageCounter(ChatModelTransport(ScriptedChatModel(script=script), "fake"))
     for expected in (TimeoutError, ModelUnavailable):
         with pytest.raises(expected):
@@ -55,3 +55,10 @@ def test_cache_hits_skipped_grammars_and_discards_are_counted() -> None:
     assert (u.cache_hits, u.grammar_skipped, u.discarded) == (1, 1, 1)
     plain = UsageCounter(ChatModelTransport(ScriptedChatModel(script=["x"]), "fake"))
     assert plain.discard(plain.complete(_ask("n"))) is False and plain.usage.discarded == 0
+
+
+def test_questions_left_without_a_reply_are_counted_as_fallbacks() -> None:
+    counter = UsageCounter(ChatModelTransport(ScriptedChatModel(script=["x"]), "fake"))
+    counter.fell_back({"node": "choose"}, ["TimeoutError: slow"])
+    counter.fell_back({"node": "speak"}, [])
+    assert (counter.usage.fallbacks, counter.usage.calls, counter.usage.errors) == (2, 0, 0)
