@@ -206,4 +206,13 @@ def main() -> None:
 
 
 # Command modules register themselves on `app` when imported.
-from coopgraph import cli_data, cli_eval, cli_fork, cli_optimize, cli_reasoning, cli_replay, cli_run  # noqa: E402,F401
+from coopgraph import (  # noqa: E402,F401
+    cli_data,
+    cli_eval,
+    cli_fork,
+    cli_optimize,
+    cli_play,
+    cli_reasoning,
+    cli_replay,
+    cli_run,
+)

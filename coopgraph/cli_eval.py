@@ -113,6 +113,9 @@ def eval_suite(
         for error in exc.errors:
             console.print(str(error), markup=False, highlight=False)
         raise typer.Exit(2) from None
+    if loaded.kind == "user-study":
+        fail(f"{path} is a user study: each participant plays it with `coopgraph play --study {path} "
+             "--participant ID`; `coopgraph report` reads its store")
     if llm is not None:
         from coopgraph.llm.settings import LLMSettingError, parse_setting
 

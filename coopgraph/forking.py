@@ -109,6 +109,10 @@ def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None 
         checkpoint = None
         if not kept:
             catch: Catch = "join"
+        elif kind == "human":
+            example = ",".join("mhp" if a == agent else n for a, n in zip(run.agents, names, strict=True))
+            raise ForkError(f"a person played {agent} in {run.path}; a fork cannot ask them again: name the member "
+                            f"that continues in their place with --team (e.g. --team {example})")
         elif kind == "baseline":
             catch = "replay"
         else:

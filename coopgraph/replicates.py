@@ -43,5 +43,7 @@ def member_temperature(member: Any) -> float:
 
 
 def deterministic(team: Sequence[Any]) -> bool:
-    """True when no member samples: every LLM member asks at temperature 0, or the team has none."""
-    return all(member_temperature(m) == 0 for m in team if hasattr(m, "graph"))
+    """True when no member samples: every LLM member asks at temperature 0, or the team has none, and no member
+    says it varies by itself (`samples = True`: a person at the keyboard)."""
+    return all(member_temperature(m) == 0 for m in team if hasattr(m, "graph")) and \
+        not any(getattr(m, "samples", False) for m in team)

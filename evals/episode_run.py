@@ -49,6 +49,7 @@ def run_configured(
     listeners: list[Callable[[dict[str, Any]], None]] | None = None,
     trace_name: str | None = None,
     keep_checkpoints: bool = False,
+    seat_human: Callable[[], Any] | None = None,
 ) -> dict[str, Any]:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
@@ -59,7 +60,8 @@ def run_configured(
 
     The run is the replicate (`seed`, `repeat`): `seed` resets the world and the agents, and each graph member
     samples with its own model seed derived from the replicate (`coopgraph.llm.seeds`), unless `model_seeds`
-    gives them by agent. The manifest and the result record the seeds and whether any member samples."""
+    gives them by agent. The manifest and the result record the seeds and whether any member samples.
+    `seat_human` makes the member for a `human` in the team (`coopgraph play`)."""
     from coopgraph.checkpoints import sqlite_saver
     from coopgraph.llm.factory import make_lm
 
@@ -89,10 +91,11 @@ def run_configured(
             by_setting: dict[Any, Any] = {}
             factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in llm]
             team = make_team(team_names, member_lm_factories=factories, env=env_name, checkpointer=saver,
-                             member_settings=[s if isinstance(s, str) else None for s in llm])
+                             member_settings=[s if isinstance(s, str) else None for s in llm], seat_human=seat_human)
         else:
             team = make_team(team_names, lm_factory=factory(llm), env=env_name, checkpointer=saver,
-                             member_settings=[llm if isinstance(llm, str) else None] * len(team_names))
+                             member_settings=[llm if isinstance(llm, str) else None] * len(team_names),
+                             seat_human=seat_human)
     except BaseException:
         if saver is not None:
             saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection

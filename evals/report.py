@@ -279,8 +279,11 @@ def suite_tables(results: SuiteResults) -> list[Table]:
     from coopgraph.evals.report_collab import collab_game, collab_tables
     from coopgraph.evals.report_overcooked import is_overcooked, overcooked_tables
     from coopgraph.evals.report_reasoning import accuracy_table, is_reasoning
+    from coopgraph.evals.report_study import is_user_study, study_table
     from coopgraph.evals.report_tdw import coela_table, is_tdw
 
+    if is_user_study(results):  # people beside agents: steps and the participants' ratings per partner condition
+        return [study_table(results), cost_table(results)]
     if is_reasoning(results):  # answers to questions, not episodes: accuracy beside chance, then what it cost
         return [accuracy_table(results), cost_table(results)]
     if is_overcooked(results):  # scored in points over a fixed horizon: LLM-Co's tables, not steps to success

@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 STORE_NAME = "results.sqlite"
-SCHEMA_VERSION = 2  # 2: model_seeds and deterministic
+SCHEMA_VERSION = 3  # 2: model_seeds and deterministic; 3: study (a user study's participant, session, ratings)
 
 # Flat numeric columns (the same names as the episode metrics), so plain SQL can query them.
 METRIC_COLUMNS = (
@@ -30,14 +30,14 @@ METRIC_COLUMNS = (
     "invalid_answers", "wall_time_s",
 )
 JSON_COLUMNS = ("members", "llms", "env_options", "metrics", "per_agent", "llm_usage", "versions", "progress",
-                "model_seeds")
+                "model_seeds", "study")
 TEXT_COLUMNS = ("run_id", "suite", "team", "env", "episode", "config_hash", "status", "trace_path", "error",
                 "host")
 INT_COLUMNS = ("seed", "repeat", "pid")
 TIME_COLUMNS = ("started_at", "finished_at")
 FLAG_COLUMNS = ("deterministic",)  # true, false, or NULL: unknown (a row from before the column existed)
 #: Columns added after the first schema, with their SQL type: an older store gains them when opened.
-ADDED_COLUMNS = {"model_seeds": "TEXT", "deterministic": "INTEGER"}
+ADDED_COLUMNS = {"model_seeds": "TEXT", "deterministic": "INTEGER", "study": "TEXT"}
 KEY_COLUMNS = ("suite", "team", "episode", "seed", "repeat", "config_hash")
 
 _SCHEMA = f"""

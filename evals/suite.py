@@ -95,7 +95,7 @@ class Suite(BaseModel):
 
     name: str = Field(pattern=r"^[A-Za-z0-9_.\-]+$")
     description: str = ""
-    kind: Literal["comparison", "ablation"] = "comparison"
+    kind: Literal["comparison", "ablation", "user-study"] = "comparison"
     environment: Environment = Field(default_factory=Environment)
     episodes: str | list[str] = "test"
     seeds: list[Annotated[int, Field(ge=0)]] = Field(default_factory=lambda: [0], min_length=1)
@@ -116,6 +116,22 @@ class Suite(BaseModel):
         if self.baseline is not None and self.baseline not in labels:
             raise ValueError(f"baseline {self.baseline!r} is not a team label ({', '.join(labels)})")
         return self
+
+    def seat_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
+        """(location, problem) for each team that seats a person wrongly: a user study's teams seat exactly one
+        `human` (the participant), other suites none (`coopgraph eval` has no one to ask)."""
+        from coopgraph.evals.teams import HUMAN
+
+        problems: list[tuple[tuple[str | int, ...], str]] = []
+        for i, team in enumerate(self.teams):
+            seats = sum(m.name == HUMAN for m in team.members)
+            if self.kind == "user-study" and seats != 1:
+                problems.append((("teams", i, "members"), f"teams.{i}.members: a user-study team seats exactly one "
+                                 f"{HUMAN!r} member (the participant) beside its partner condition, got {seats}"))
+            if self.kind != "user-study" and seats:
+                problems.append((("teams", i, "members"), f"teams.{i}.members: {HUMAN!r} is a person; only "
+                                 "`kind: user-study` suites seat one (played with `coopgraph play --study`)"))
+        return problems
 
     def reference_team(self) -> str | None:
         """The team EI and deltas are measured against: `baseline`, else the first one-agent team (comparisons)
@@ -212,6 +228,11 @@ def parse_suite(text: str, file: str = "<suite>", *, check_references: bool = Tr
     unknown = unknown_names(suite, doc, file)
     if unknown:
         raise SuiteInvalid(unknown)
+    seats = suite.seat_problems()
+    if seats:
+        marks = [doc.mark_for(loc) for loc, _ in seats]
+        raise SuiteInvalid([SuiteError(file, m.line if m else None, m.column if m else None, message)
+                            for m, (_, message) in zip(marks, seats, strict=True)])
     try:
         suite.episode_ids()
     except ValueError as exc:

@@ -1,8 +1,8 @@
 """Teams from names: `mhp,coela` gives an MHP baseline and a CoELA graph agent, in agent order.
 
 A member name is a baseline (`mhp`, `mhp-silent`, `oracle`), a shipped graph spec (`coela`,
-`coela-nocomm`) or a path to a spec file. Graph agents share one compiled graph per spec and one LLM
-connection, but each keeps its own memory.
+`coela-nocomm`), a path to a spec file, or `human` (a person at a front end; only `coopgraph play` seats one).
+Graph agents share one compiled graph per spec and one LLM connection, but each keeps its own memory.
 """
 
 from __future__ import annotations
@@ -26,8 +26,14 @@ def parse_team(text: str) -> list[str]:
     return names
 
 
+#: The member name of a person playing through `coopgraph play` (`coopgraph.play`).
+HUMAN = "human"
+
+
 def member_kind(name: str) -> str:
-    """'baseline' or 'graph'; raises listing what exists."""
+    """'baseline', 'graph' or 'human'; raises listing what exists."""
+    if name == HUMAN:
+        return "human"
     if name in registered_baselines():
         return "baseline"
     if name in shipped_specs() or Path(name).is_file():
@@ -40,13 +46,14 @@ def member_kind(name: str) -> str:
 
 def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None,
               env: str | None = None, checkpointer: Any = None,
-              member_settings: list[str | None] | None = None) -> list[Any]:
+              member_settings: list[str | None] | None = None, seat_human: Any = None) -> list[Any]:
     """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
     may use different models), else from `lm_factory`; each factory is called at most once. With `env`, each
     graph member's spec is first checked against that world's kit (capabilities, prompt templates). Graph
     members save their steps with `checkpointer` (one per team; LangGraph's in-memory saver by default). With
     `member_settings` (each member's LLM setting name), each graph spec is also checked against what that
-    profile declares it can be asked (E320-E322), so no profile bends a spec at run time."""
+    profile declares it can be asked (E320-E322), so no profile bends a spec at run time. A `human` member is
+    made by `seat_human()` (`coopgraph play` passes one; without it a team naming `human` is refused)."""
     from coopgraph.agent import GraphAgent
     from coopgraph.checkpoints import memory_saver
     from coopgraph.graphs.compiler import compile_spec
@@ -62,6 +69,12 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
     for name, kind, factory, setting in zip(names, kinds, factories, settings, strict=True):
         if kind == "baseline":
             team.append(make_baseline(name))
+            continue
+        if kind == "human":
+            if seat_human is None:
+                raise UnknownMemberError(f"{HUMAN!r} is a person at the keyboard and plays only through "
+                                         "`coopgraph play`; name a baseline or graph member here instead")
+            team.append(seat_human())
             continue
         if factory is None:
             raise UnknownMemberError(f"graph member {name!r} needs an LLM setting")

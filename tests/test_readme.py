@@ -59,6 +59,8 @@ CLAIMS = {
     "layout": "graphs/    YAML specs",
     "kitchen_scripted": "scripted_lm(kitchen_policy)",
     "kitchen_real": "--team llmco,greedy --llm local-coop --max-steps",
+    "play_web": "coopgraph play --team human,mhp          #",
+    "play_terminal": "yes 1 | .venv/bin/coopgraph play",
 }
 
 
@@ -214,3 +216,34 @@ def test_the_kitchen_planner_plays_with_the_embedded_model(workspace: Path) -> N
     assert result["invalid_answers"] == 0 and result["llm_usage"]["alice"]["llm_calls"] > 0
     manifest = json.loads((workspace / result["trace_path"]).read_text().splitlines()[0])
     assert manifest["llm"]["alice"]["setting"] == "local-coop-llmco"  # the family name gave llmco its planner
+
+
+def test_play_serves_the_page_and_a_script_plays_on_the_terminal(workspace: Path) -> None:
+    import signal
+    import time
+    import urllib.request
+
+    web = subprocess.Popen(["bash", "-c", block("play_web").code], cwd=workspace, stdout=subprocess.PIPE,
+                           stderr=subprocess.STDOUT, text=True, env={**os.environ, "BROWSER": "true"},
+                           start_new_session=True)
+    try:
+        line = web.stdout.readline() if web.stdout else ""
+        address = re.search(r"http://\S+", line)
+        assert address, line
+        state: dict = {"turn": None}
+        for _ in range(300):  # the address is printed before the first turn is asked
+            with urllib.request.urlopen(address.group(0) + "state", timeout=30) as response:
+                state = json.loads(response.read())
+            if state["turn"] is not None:
+                break
+            time.sleep(0.1)
+        assert state["agent"] == "alice" and state["turn"]["options"][0] == "[goexplore] <kitchen> (60)"
+    finally:
+        os.killpg(web.pid, signal.SIGTERM)
+        web.wait(30)
+    assert web.returncode == 1  # left before the end: the run is kept, marked abandoned
+    # `yes` ends by SIGPIPE once play has finished, so this block runs without pipefail, as a user's shell does
+    done = subprocess.run(["bash", "-c", block("play_terminal").code], cwd=workspace, capture_output=True,
+                          text=True, timeout=600, check=True)
+    result = json.loads(done.stdout)
+    assert result["steps"] == 20 and result["team"] == ["human", "mhp"]

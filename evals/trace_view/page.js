@@ -259,79 +259,15 @@
     }
   }
 
-  // ---- grid replay (Overcooked): terrain cells, labelled places, pots, counters, gates, cooks ----------------
-  const CELL_CLASS = { X: "counter", O: "onion-box", D: "dish-box", S: "serve", P: "pot", W: "wall", G: "gate", T: "tomato-box" };
-  const HELD_MARK = { "onion": "o", "plate": "d", "soup in plate": "s", "tomato": "t" };
-  const gridState = { cells: {}, marks: {}, cooks: {} };
+  // ---- grid replay (Overcooked): drawn by grid.js, shared with the play page ----------------------------------
+  let gridView = null;
   function buildGrid(box, L) {
-    const rows = L.terrain || [];
-    const width = Math.max(1, ...rows.map((r) => r.length));
-    const root = svg("svg", { viewBox: `0 0 ${width} ${rows.length}`, id: "map-svg", class: "grid" });
-    const labelAt = {};
-    for (const [label, cell] of Object.entries(L.labels || {})) labelAt[cell.join(",")] = label;
-    rows.forEach((row, y) => [...row].forEach((ch, x) => {
-      const key = `${x},${y}`;
-      const rect = svg("rect", { class: "cell " + (CELL_CLASS[ch] || "floor"), x: x + 0.03, y: y + 0.03, width: 0.94, height: 0.94, rx: 0.08, "data-cell": key });
-      const title = svg("title");
-      title.textContent = labelAt[key] ? `${labelAt[key]} (${CELL_CLASS[ch] || "floor"})` : (CELL_CLASS[ch] || "floor");
-      rect.append(title);
-      root.append(rect);
-      gridState.cells[key] = rect;
-      if (labelAt[key]) {
-        const label = svg("text", { class: "cell-label", x: x + 0.08, y: y + 0.3 });
-        label.textContent = labelAt[key];
-        root.append(label);
-      }
-      const mark = svg("text", { class: "cell-mark", x: x + 0.5, y: y + 0.72 });
-      root.append(mark);
-      gridState.marks[key] = mark;
-    }));
-    for (const agent of agents) {
-      const group = svg("g", { class: "agent-marker", "data-agent": agent });
-      group.append(svg("circle", { class: "agent", r: 0.34, fill: color(agent), "data-agent": agent }));
-      const label = svg("text", { class: "agent-label" });
-      group.append(label);
-      const nose = svg("line", { class: "facing", stroke: color(agent) });
-      group.append(nose);
-      gridState.cooks[agent] = { group, label, nose };
-      root.append(group);
-    }
-    box.append(root);
+    gridView = window.CoopgraphGrid.build(box, L, agents, color);
   }
   function drawGrid(step) {
     const frame = D.frames[step] || D.frames[0];
-    for (const mark of Object.values(gridState.marks)) mark.textContent = "";
-    for (const rect of Object.values(gridState.cells)) rect.classList.remove("open", "cooking", "ready");
-    const kitchen = frame.kitchen || { pots: [], counters: [], gates: [] };
-    for (const [x, y, onions, cooking, ready, left] of kitchen.pots || []) {
-      const key = `${x},${y}`;
-      if (gridState.marks[key]) gridState.marks[key].textContent = ready ? "soup!" : cooking ? `${onions}·${left}` : `${onions}/3`;
-      if (gridState.cells[key]) gridState.cells[key].classList.toggle(ready ? "ready" : "cooking", !!(ready || cooking));
-    }
-    for (const [x, y, item] of kitchen.counters || []) {
-      const key = `${x},${y}`;
-      if (gridState.marks[key]) gridState.marks[key].textContent = HELD_MARK[item] || "?";
-    }
-    for (const [x, y, open, timer] of kitchen.gates || []) {
-      const key = `${x},${y}`;
-      if (gridState.cells[key]) gridState.cells[key].classList.toggle("open", !!open);
-      if (gridState.marks[key]) gridState.marks[key].textContent = open ? `open ${timer}` : "shut";
-    }
-    const STEP = { north: [0, -1], south: [0, 1], east: [1, 0], west: [-1, 0] };
-    for (const agent of agents) {
-      const cook = gridState.cooks[agent];
-      const pos = agentPos(step, agent);
-      if (!cook || !pos) continue;
-      const a = (frame.agents || {})[agent] || {};
-      const [cx, cy] = [pos[0] + 0.5, pos[1] + 0.5];
-      const circle = cook.group.querySelector("circle");
-      circle.setAttribute("cx", cx); circle.setAttribute("cy", cy);
-      cook.label.setAttribute("x", cx); cook.label.setAttribute("y", cy);
-      cook.label.textContent = agent.slice(0, 1).toUpperCase() + (a.holding ? HELD_MARK[a.holding] || "?" : "");
-      const d = STEP[a.facing] || [0, 0];
-      cook.nose.setAttribute("x1", cx + d[0] * 0.34); cook.nose.setAttribute("y1", cy + d[1] * 0.34);
-      cook.nose.setAttribute("x2", cx + d[0] * 0.5); cook.nose.setAttribute("y2", cy + d[1] * 0.5);
-    }
+    const positions = Object.fromEntries(agents.map((agent) => [agent, agentPos(step, agent)]));
+    window.CoopgraphGrid.draw(gridView, frame, positions);
   }
 
   // ---- floorplan replay (TDW-MAT): rooms, doors, the bed's goal circle, targets, containers, agents with heading --

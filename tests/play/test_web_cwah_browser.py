@@ -1,0 +1,104 @@
+"""Done-when: a person plays a whole short C-WAH episode in Debian's Chromium beside MHP, as a session of a user
+study. The page's action list is the agent's affordances, a click moves the episode on, a typed message (HTML shown
+as text) is sent to the partner, the ratings are stored with the run and in the study's store, and the report shows
+the run; a screenshot mid-episode is kept in the test's tmp dir."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from coopgraph import envs
+from coopgraph.envs.registry import agent_kit
+from coopgraph.evals.report import write_report
+from coopgraph.evals.store import open_store
+from coopgraph.play.ratings import read_ratings
+from coopgraph.tracing import read_events
+from tests.play.browser import Served, browser_or_skip, launch
+
+MESSAGE = "<b>hi</b> I take the kitchen & you the bedroom"
+STUDY = """name: browser-study
+kind: user-study
+environment: {name: cwah}
+episodes: [test/0]
+max_steps: 40
+teams:
+  - label: MHP
+    members: [human, mhp]
+  - label: MHP silent
+    members: [human, mhp-silent]
+"""
+
+
+def _first_options() -> list[str]:
+    env = envs.make("cwah", episode="test/0", num_agents=2)
+    observations, _ = env.reset(seed=0)
+    kit = agent_kit("cwah", env.agent_info("alice"))
+    kit.belief.update(observations["alice"])
+    return [o.text for o in kit.affordances.available(kit.belief)]
+
+
+def _next_turn(page, after: int) -> None:  # noqa: ANN001 - playwright's page
+    page.wait_for_function(f"() => document.body.dataset.ended === 'true' || (Number(document.body.dataset.step) > "
+                           f"{after} && !document.querySelector('#options button').disabled)", timeout=30_000)
+
+
+def test_a_person_plays_cwah_beside_mhp_in_chromium(tmp_path: Path) -> None:
+    sync_playwright = browser_or_skip()
+    suite = tmp_path / "study.yaml"
+    suite.write_text(STUDY, encoding="utf-8")
+    served = Served(tmp_path / "study", study=str(suite), participant="P1")
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = launch(playwright)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(served.address)
+            page.wait_for_selector("#options button:not([disabled])", timeout=30_000)
+            assert page.locator("#options button").all_inner_texts() == _first_options()
+            assert page.locator("body").get_attribute("data-step") == "0"
+            page.locator("#options button").first.click()
+            _next_turn(page, 0)
+            step = int(page.locator("body").get_attribute("data-step") or 0)
+            assert step > 0, "a click moved the episode on"
+            page.fill("#message-text", MESSAGE)
+            page.click("#send")
+            _next_turn(page, step)
+            mine = page.locator("#dialogue li[data-sender='alice'] .text")
+            assert mine.first.inner_text() == MESSAGE and page.locator("#dialogue b").count() == 0
+            page.evaluate("window.scrollTo(0, 0)")
+            page.screenshot(path=str(tmp_path / "play-cwah-mid-episode.png"))
+            for _ in range(60):
+                if page.locator("body").get_attribute("data-ended") == "true":
+                    break
+                step = int(page.locator("body").get_attribute("data-step") or 0)
+                page.locator("#options button").first.click()
+                _next_turn(page, step)
+            page.wait_for_selector("#end:not([hidden])", timeout=30_000)
+            page.check("input[name='helpfulness'][value='5']")
+            page.check("input[name='trust'][value='6']")
+            page.fill("#comment", "<i>quick</i> partner")
+            page.click("#rate")
+            page.wait_for_selector("body[data-rated='true']", timeout=15_000)
+        finally:
+            browser.close()
+    result = served.join()
+    assert not errors, errors
+    assert (tmp_path / "play-cwah-mid-episode.png").stat().st_size > 10_000
+    assert result["steps"] == 40 or result["success"]
+    sent = [m for m in result["messages"] if m["sender"] == "alice"]
+    assert sent and sent[0]["text"] == MESSAGE, "the world sent the typed message to the partner"
+    events = read_events(result["trace_path"])
+    delivered = [e for e in events if e["type"] == "env_step" and (e["agents"]["alice"].get("message") == MESSAGE)]
+    assert delivered
+    ratings = read_ratings(result["trace_path"])
+    assert ratings is not None and ratings["helpfulness"] == 5 and ratings["trust"] == 6
+    assert ratings["comment"] == "<i>quick</i> partner" and ratings["agent"] == "alice"
+    assert result["ratings"]["trust"] == 6 and result["condition"] == "MHP"
+    with open_store(tmp_path / "study") as store:
+        (row,) = store.rows(suite="browser-study")
+    assert row["study"]["participant"] == "P1" and row["study"]["ratings"]["helpfulness"] == 5
+    assert row["trace_path"] == result["trace_path"]
+    report = write_report(tmp_path / "study")
+    text = Path(report["report"]).read_text(encoding="utf-8")
+    assert "| MHP | 1 | 1 | 0 |" in text and "5.0 (n=1)" in text and "6.0 (n=1)" in text
