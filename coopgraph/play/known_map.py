@@ -50,7 +50,7 @@ def _known_objects(belief: Any) -> list[dict[str, Any]]:
     for obj in sorted(objects.values(), key=lambda o: o.id):
         holder = obj.inside if obj.inside is not None else getattr(obj, "on", None)
         position = obj.position
-        if holder in objects and objects[holder].position is not None:
+        if isinstance(holder, int) and holder in objects and objects[holder].position is not None:
             index = beside[holder] = beside.get(holder, -1) + 1
             angle, radius = index * 2.4, 0.3 + 0.08 * (index // 6)
             base = objects[holder].position
