@@ -21,23 +21,28 @@ _SHAPE_KEYS = ("rooms", "doors")
 
 def house_layout(layout: dict[str, Any] | None) -> dict[str, Any] | None:
     """What of a world's `layout()` the page may hold: a grid world's whole layout (its terrain is fixed and fully
-    seen), a house's rooms and doors (`kind` "house" for C-WAH's rooms, "floorplan" for TDW-MAT), else None."""
+    seen), a house's rooms and doors (`kind` "house" for C-WAH's rooms, "floorplan" for TDW-MAT, with the radius
+    of the bed's goal circle), else None."""
     if not isinstance(layout, dict):
         return None
     if layout.get("kind") == "grid":
         return layout
     if not layout.get("rooms"):
         return None
-    kind = "floorplan" if layout.get("kind") == "floorplan" else "house"
-    return {"kind": kind, **{key: layout.get(key) or [] for key in _SHAPE_KEYS}}
+    shape = {key: layout.get(key) or [] for key in _SHAPE_KEYS}
+    if layout.get("kind") == "floorplan":  # the goal circle's size is a rule every agent knows; the bed's place not
+        return {"kind": "floorplan", **shape, "goal_radius": layout.get("goal_radius")}
+    return {"kind": "house", **shape}
 
 
 def _rooms_seen(belief: Any, here: int) -> list[int]:
-    """The rooms the agent has been in or looked over: C-WAH's `explored_rooms`, TDW-MAT's `explored` marks."""
-    explored = getattr(belief, "explored_rooms", None)
-    if explored is None:
-        marks = getattr(belief, "explored", None) or {}
+    """The rooms the agent has been in or looked over: TDW-MAT's `explored` marks (part or all; its
+    `explored_rooms` counts only whole sweeps), else C-WAH's `explored_rooms`."""
+    marks = getattr(belief, "explored", None)
+    if isinstance(marks, dict):
         explored = {room for room, mark in marks.items() if mark != "none"}
+    else:
+        explored = set(getattr(belief, "explored_rooms", None) or ())
     return sorted({int(room) for room in explored} | {here})
 
 

@@ -3,6 +3,7 @@ the rooms it has seen, the objects its belief places and the partners in sight; 
 
 from __future__ import annotations
 
+from types import SimpleNamespace
 from typing import Any
 
 from coopgraph import envs
@@ -26,7 +27,8 @@ def test_the_page_gets_the_house_shape_without_its_objects() -> None:
     assert len(shape["rooms"]) == len(env.layout()["rooms"])
     tdw, *_ = _first_look("tdw-mat")
     floor = house_layout(tdw.layout())
-    assert floor is not None and set(floor) == {"kind", "rooms", "doors"} and floor["kind"] == "floorplan"
+    assert floor is not None and set(floor) == {"kind", "rooms", "doors", "goal_radius"}
+    assert floor["kind"] == "floorplan" and floor["goal_radius"] == 3.0
     grid = {"kind": "grid", "terrain": ["XPX"]}
     assert house_layout(grid) is grid and house_layout(None) is None and house_layout({"rooms": []}) is None
 
@@ -49,7 +51,17 @@ def test_tdw_map_has_the_agents_place_and_heading() -> None:
     known = known_map(obs, belief)
     assert known is not None and known["heading"] == obs.heading and known["room_id"] == obs.room_id
     assert known["position"] == [float(obs.position[0]), float(obs.position[1])]
-    assert obs.room_id in known["rooms_seen"] and known["partners"] == []
+    assert known["rooms_seen"] == [obs.room_id] and known["partners"] == []
+
+
+def test_rooms_partly_looked_over_count_as_seen() -> None:
+    """TDW-MAT marks a room `part` explored after one look (its `explored_rooms` holds only whole sweeps)."""
+    _, obs, _, _ = _first_look("tdw-mat")
+    others = [room.id for room in obs.rooms if room.id != obs.room_id]
+    belief = SimpleNamespace(explored={others[0]: "part", others[1]: "none", others[2]: "all"},
+                             explored_rooms={others[2]}, objects={})
+    known = known_map(obs, belief)
+    assert known is not None and known["rooms_seen"] == sorted([obs.room_id, others[0], others[2]])
 
 
 def test_grid_worlds_have_no_house_map() -> None:

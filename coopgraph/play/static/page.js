@@ -72,7 +72,8 @@
     const flip = house.flip;
     house.layer.replaceChildren();
     for (const o of known.objects || []) {
-      House.drawObject(house.layer, flip, o, (o.source === "told" ? "told" : "") + (o.is_open ? " open" : ""));
+      if (L.kind === "floorplan" && o.kind === "surface") House.drawBed(house.layer, flip, o.position, L.goal_radius);
+      else House.drawObject(house.layer, flip, o, (o.source === "told" ? "told" : "") + (o.is_open ? " open" : ""));
     }
     const drawAgent = (agent, position, heading) => {
       const marker = House.agentMarker(agent, color(agent));
