@@ -19,6 +19,7 @@ from typing import Any
 
 import uvicorn
 
+from coopgraph.play.known_map import house_layout
 from coopgraph.play.ratings import Ratings, store_ratings
 from coopgraph.play.session import human_agent, play_episode
 from coopgraph.play.turn import MOVES
@@ -27,8 +28,9 @@ from coopgraph.play.web_seat import WebSeat
 
 
 def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any]) -> dict[str, Any]:
-    """What the page shows beside the turns: the world, episode, agents; a grid world's layout (its terrain is
-    fixed and fully seen, so it gives nothing away). Not the team: in a study the partner condition stays hidden."""
+    """What the page shows beside the turns: the world, episode, agents; a grid world's layout or a house's rooms
+    and doors (each fixed and known to every agent, so they give nothing away; objects come with each turn, from
+    the agent's belief). Not the team: in a study the partner condition stays hidden."""
     from coopgraph import envs
 
     world = envs.make(env, episode=episode, num_agents=len(team), **env_options)
@@ -38,7 +40,7 @@ def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any
     finally:
         world.close()
     return {"env": env, "episode": episode, "agents": agents, "agent": human_agent(team, agents),
-            "layout": layout if isinstance(layout, dict) and layout.get("kind") == "grid" else None,
+            "layout": house_layout(layout),
             "moves": MOVES.get(env, {})}
 
 

@@ -13,6 +13,7 @@ from typing import Any
 from pydantic import BaseModel, Field
 
 from coopgraph.envs.protocol import Affordance, HouseObservation, Message, Observation
+from coopgraph.play.known_map import known_map
 
 #: Direct moves a world lets a person make with keys, by world: key name (as a browser reports it) -> primitive
 #: action kind. Worlds not listed are played through their affordances only.
@@ -42,6 +43,9 @@ class Turn(BaseModel):
     messages: list[Message] = Field(default_factory=list, description="every message heard so far, in order")
     frame: dict[str, Any] | None = Field(default=None, description="grid worlds: the cells' contents and the "
                                          "cooks, as the trace viewer's grid drawing reads a frame")
+    known_map: dict[str, Any] | None = Field(default=None, description="house worlds: where the agent is, the "
+                                             "rooms it has seen, the objects its belief places, partners in "
+                                             "sight (see `known_map`)")
 
 
 class Answer(BaseModel):
@@ -104,4 +108,4 @@ def make_turn(env: str, obs: Observation, belief: Any, options: list[Affordance]
                 goal=obs.goal_text, view=view_lines(obs, belief), last_action=obs.last_action,
                 last_action_ok=obs.last_action_ok, last_action_reason=obs.last_action_reason,
                 options=[o.text for o in options], moves=MOVES.get(env, {}), message_limit=belief.message_limit,
-                messages=list(heard), frame=grid_frame(obs))
+                messages=list(heard), frame=grid_frame(obs), known_map=known_map(obs, belief))

@@ -2,8 +2,9 @@
 
 The page (static `page.html`, `page.js`, `page.css`; no inline script, a strict Content-Security-Policy) draws
 whatever the turn holds: the agent's view, numbered options, the dialogue, key moves where the world has them, and
-the grid for grid worlds with the trace viewer's drawing code. Bound to 127.0.0.1 it answers anyone on this
-machine; bound elsewhere every request must carry the token printed at start (`?token=` or `X-Play-Token`).
+the grid of a grid world or the house as the agent knows it, with the trace viewer's drawing code (`grid.js`,
+`house.js`). Bound to 127.0.0.1 it answers anyone on this machine; bound elsewhere every request must carry the
+token printed at start (`?token=` or `X-Play-Token`).
 """
 
 from __future__ import annotations
@@ -32,6 +33,7 @@ from coopgraph.play.web_seat import WebSeat
 STATIC = Path(__file__).parent / "static"
 TRACE_VIEW = Path(trace_view.__file__).parent
 LOCAL = "127.0.0.1"
+_SHARED = ("grid.js", "house.js")
 _POLL_S = 0.1
 _HEADERS = {"Content-Security-Policy": "default-src 'self'; img-src 'self' data:; style-src 'self'; "
             "script-src 'self'; connect-src 'self'; frame-ancestors 'none'",
@@ -63,10 +65,11 @@ def make_app(seat: WebSeat, *, token: str | None = None, context: dict[str, Any]
 
     async def asset(request: Request) -> Response:
         name = request.path_params["name"]
-        kinds = {"page.js": "text/javascript", "page.css": "text/css", "grid.js": "text/javascript"}
+        kinds = {"page.js": "text/javascript", "page.css": "text/css", "grid.js": "text/javascript",
+                 "house.js": "text/javascript"}
         if name not in kinds:
             return JSONResponse({"error": "not found"}, status_code=404)
-        folder = TRACE_VIEW if name == "grid.js" else STATIC  # the grid is drawn as the trace viewer draws it
+        folder = TRACE_VIEW if name in _SHARED else STATIC  # maps are drawn as the trace viewer draws them
         return FileResponse(folder / name, media_type=kinds[name])
 
     async def state(request: Request) -> Response:

@@ -33,7 +33,7 @@ def render_page(view: dict[str, Any]) -> str:
     team = " + ".join(meta.get("team") or [])
     title = f"coopgraph trace · {meta.get('env') or ''} {meta.get('episode') or ''} · {team}"
     page = _asset("page.html")
-    script = _asset("grid.js") + "\n" + _asset("page.js")  # grid.js is shared with the play page
+    script = "\n".join(_asset(name) for name in ("grid.js", "house.js", "page.js"))  # maps shared with play
     for marker, value in (("/*__CSS__*/", _asset("page.css")), ("/*__JS__*/", script),
                           ("__TITLE__", escape(title)), ("__DATA__", _script_safe_json(view))):
         page = page.replace(marker, value, 1)

@@ -120,22 +120,8 @@
   }
 
   // ---- map replay ---------------------------------------------------------------------------------------
-  // Rooms (labelled boxes) and doors in world metres, y flipped so north is up; shared by the house maps.
-  function drawRooms(L, attrs) {
-    const xs = L.rooms.flatMap((r) => [r.x, r.x + r.width]);
-    const ys = L.rooms.flatMap((r) => [r.y, r.y + r.depth]);
-    const minX = Math.min(...xs) - 0.5, maxX = Math.max(...xs) + 0.5, minY = Math.min(...ys) - 0.5, maxY = Math.max(...ys) + 0.5;
-    const flip = (y) => maxY + minY - y;
-    const root = svg("svg", { viewBox: `${minX} ${minY} ${maxX - minX} ${maxY - minY}`, id: "map-svg", ...attrs });
-    for (const r of L.rooms) {
-      root.append(svg("rect", { class: "room", x: r.x, y: flip(r.y + r.depth), width: r.width, height: r.depth }));
-      const label = svg("text", { class: "room-label", x: r.x + 0.15, y: flip(r.y + r.depth) + 0.6 });
-      label.textContent = r.name;
-      root.append(label);
-    }
-    for (const d of L.doors || []) root.append(svg("circle", { class: "door", cx: d.position[0], cy: flip(d.position[1]), r: 0.22 }));
-    return { root, flip };
-  }
+  // Rooms, doors, the bed, objects and agent markers are drawn by house.js, shared with the play page.
+  const House = window.CoopgraphHouse;
   const mapState = { agents: {}, trails: {}, items: {}, containers: {}, flip: (y) => y };
   function buildMap() {
     const box = document.getElementById("map");
@@ -146,17 +132,11 @@
       box.append(el("p", { class: "hint", text: "This trace has no layout (the environment did not provide one); positions are listed instead." }));
       return;
     }
-    const { root, flip } = drawRooms(L, {});
+    const { root, flip } = House.drawRooms(L, {});
     mapState.flip = flip;
     for (const o of L.objects || []) {
       if (o.kind === "item" || !o.position) continue;
-      const shape = svg("rect", { class: o.kind === "container" ? "container" : "furniture", x: o.position[0] - 0.25,
-        y: flip(o.position[1]) - 0.25, width: 0.5, height: 0.5, rx: 0.06, "data-object": o.id });
-      const title = svg("title");
-      title.textContent = `<${o.name}> (${o.id})`;
-      shape.append(title);
-      mapState.containers[o.id] = shape;
-      root.append(shape);
+      mapState.containers[o.id] = House.drawObject(root, flip, o);
     }
     for (const [id, item] of Object.entries(D.items.items || {})) {
       const dot = svg("circle", { class: "item" + (item.dummy ? " dummy" : ""), r: 0.14, "data-item": id });
@@ -168,15 +148,10 @@
     }
     for (const agent of agents) {
       const trail = svg("polyline", { class: "trail", stroke: color(agent) });
-      const group = svg("g", { class: "agent-marker", "data-agent": agent });
-      group.append(svg("circle", { class: "agent", r: 0.36, fill: color(agent), "data-agent": agent }));
-      const label = svg("text", { class: "agent-label" });
-      label.textContent = agent.slice(0, 1).toUpperCase();
-      group.append(label);
+      const marker = House.agentMarker(agent, color(agent));
       mapState.trails[agent] = trail;
-      mapState.agents[agent] = group;
-      root.append(trail);
-      root.append(group);
+      mapState.agents[agent] = marker;
+      root.append(trail, marker.group);
     }
     box.append(root);
   }
@@ -200,11 +175,7 @@
       positions[agent] = pos;
       const marker = mapState.agents[agent];
       if (!marker || !pos) continue;
-      const [x, y] = [pos[0], flip(pos[1])];
-      marker.querySelector("circle").setAttribute("cx", x.toFixed(3));
-      marker.querySelector("circle").setAttribute("cy", y.toFixed(3));
-      marker.querySelector("text").setAttribute("x", x.toFixed(3));
-      marker.querySelector("text").setAttribute("y", y.toFixed(3));
+      House.placeAgent(marker, pos[0], flip(pos[1]), null);
       const points = [];
       for (let s = 0; s <= step; s++) {
         const p = agentPos(s, agent);
@@ -273,15 +244,9 @@
   // ---- floorplan replay (TDW-MAT): rooms, doors, the bed's goal circle, targets, containers, agents with heading --
   const floorState = { things: {}, agents: {}, flip: (y) => y };
   function buildFloor(box, L) {
-    const { root, flip } = drawRooms(L, { class: "floorplan" });
+    const { root, flip } = House.drawRooms(L, { class: "floorplan" });
     floorState.flip = flip;
-    const bed = L.bed.position;
-    root.append(svg("circle", { class: "goal-zone", cx: bed[0], cy: flip(bed[1]), r: L.goal_radius || 3 }));
-    const bedShape = svg("rect", { class: "bed", x: bed[0] - 0.5, y: flip(bed[1]) - 0.5, width: 1, height: 1, rx: 0.1 });
-    const bedTitle = svg("title");
-    bedTitle.textContent = "bed";
-    bedShape.append(bedTitle);
-    root.append(bedShape);
+    House.drawBed(root, flip, L.bed.position, L.goal_radius);
     for (const t of L.things || []) {
       const shape = t.kind === "container"
         ? svg("rect", { class: "container", width: 0.4, height: 0.4, rx: 0.06, "data-thing": t.id })
@@ -294,14 +259,9 @@
     }
     for (const agent of agents) {
       const trail = svg("polyline", { class: "trail", stroke: color(agent) });
-      const group = svg("g", { class: "agent-marker", "data-agent": agent });
-      group.append(svg("circle", { class: "agent", r: 0.36, fill: color(agent), "data-agent": agent }));
-      const nose = svg("line", { class: "facing", stroke: color(agent) });
-      const label = svg("text", { class: "agent-label" });
-      label.textContent = agent.slice(0, 1).toUpperCase();
-      group.append(nose, label);
-      floorState.agents[agent] = { group, nose, label, trail };
-      root.append(trail, group);
+      const marker = House.agentMarker(agent, color(agent));
+      floorState.agents[agent] = { ...marker, trail };
+      root.append(trail, marker.group);
     }
     box.append(root);
   }
@@ -320,13 +280,7 @@
       const pos = agentPos(step, agent);
       if (!marker || !pos) continue;
       const a = (frame.agents || {})[agent] || {};
-      const [x, y] = [pos[0], flip(pos[1])];
-      const circle = marker.group.querySelector("circle");
-      circle.setAttribute("cx", x.toFixed(3)); circle.setAttribute("cy", y.toFixed(3));
-      marker.label.setAttribute("x", x.toFixed(3)); marker.label.setAttribute("y", y.toFixed(3));
-      const h = ((a.heading || 0) * Math.PI) / 180; // 0 faces +z (up on the map), turning right adds
-      marker.nose.setAttribute("x1", x.toFixed(3)); marker.nose.setAttribute("y1", y.toFixed(3));
-      marker.nose.setAttribute("x2", (x + Math.sin(h) * 0.7).toFixed(3)); marker.nose.setAttribute("y2", (y - Math.cos(h) * 0.7).toFixed(3));
+      House.placeAgent(marker, pos[0], flip(pos[1]), a.heading || 0); // 0 faces +z (up on the map)
       const points = [];
       for (let s = 0; s <= step; s++) {
         const p = agentPos(s, agent);

@@ -141,3 +141,38 @@ def test_process_marks_sit_on_the_agents_timeline_rows(tmp_path: Path) -> None:
         finally:
             browser.close()
     assert errors == []
+
+
+def test_a_tdw_floorplan_draws_with_the_shared_house_code(tmp_path: Path) -> None:
+    """The floorplan (rooms, doors, bed, goal circle) comes from house.js, shared with the play page; scrubbing to
+    the end moves Alice's marker and its heading nose along."""
+    import coopgraph
+    from coopgraph.testing import scripted_lm
+
+    result = coopgraph.run(env="tdw-mat", episode="train/0", team=["rhp", "rhp"],
+                           llm=lambda: scripted_lm(lambda messages, kwargs: "Answer: A"), max_steps=300,
+                           out=tmp_path)
+    assert result.trace_path is not None
+    sync_playwright = _browser_or_skip()
+    html = tmp_path / "floor.html"
+    write_view(result.trace_path, html)
+    errors: list[str] = []
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=ARGS)
+        try:
+            page = browser.new_page(viewport={"width": 1200, "height": 900})
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(html.as_uri())
+            page.wait_for_selector("body[data-ready='true']", timeout=15_000)
+            floor = page.locator("#map svg.floorplan")
+            assert floor.locator("rect.room").count() >= 4 and floor.locator("circle.door").count() >= 1
+            assert floor.locator("rect.bed").count() == 1 and floor.locator("circle.goal-zone").count() == 1
+            start = _agent_positions(page)
+            page.locator("#scrubber").fill(page.locator("#scrubber").get_attribute("max") or "0")
+            assert _agent_positions(page)["alice"] != start["alice"]
+            nose = page.locator(".agent-marker[data-agent='alice'] line.facing")
+            assert nose.get_attribute("x1") != nose.get_attribute("x2") or nose.get_attribute("y1") != \
+                nose.get_attribute("y2")
+        finally:
+            browser.close()
+    assert errors == []

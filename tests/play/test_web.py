@@ -12,7 +12,7 @@ from starlette.testclient import TestClient
 
 from coopgraph.play.session import PlayAbandoned, play_episode
 from coopgraph.play.turn import Answer, Turn
-from coopgraph.play.web import STATIC, make_app
+from coopgraph.play.web import STATIC, TRACE_VIEW, make_app
 from coopgraph.play.web_seat import WebSeat
 from coopgraph.tracing import read_events
 
@@ -69,9 +69,10 @@ def test_the_page_is_served_with_a_strict_policy_and_sets_text_only() -> None:
     page = client.get("/")
     assert "default-src 'self'" in page.headers["content-security-policy"]
     assert client.get("/static/grid.js").status_code == 200  # the trace viewer's grid drawing
+    assert client.get("/static/house.js").status_code == 200  # and its house drawing
     assert client.get("/static/../web.py").status_code == 404
-    script = (STATIC / "page.js").read_text()
-    assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "document.write" not in script
+    for script in ((STATIC / "page.js").read_text(), (TRACE_VIEW / "house.js").read_text()):
+        assert "innerHTML" not in script and "insertAdjacentHTML" not in script and "document.write" not in script
 
 
 def test_a_person_who_leaves_leaves_a_trace_marked_abandoned(tmp_path: Path) -> None:

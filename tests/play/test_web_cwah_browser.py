@@ -1,7 +1,8 @@
 """Done-when: a person plays a whole short C-WAH episode in Debian's Chromium beside MHP, as a session of a user
-study. The page's action list is the agent's affordances, a click moves the episode on, a typed message (HTML shown
-as text) is sent to the partner, the ratings are stored with the run and in the study's store, and the report shows
-the run; a screenshot mid-episode is kept in the test's tmp dir."""
+study. The page's action list is the agent's affordances, its map shows the house with only what the agent knows
+(its room, what it has seen; an unseen item is not in the page's state), a click moves the episode on, a typed
+message (HTML shown as text) is sent to the partner, the ratings are stored with the run and in the study's store,
+and the report shows the run; a screenshot mid-episode is kept in the test's tmp dir."""
 
 from __future__ import annotations
 
@@ -37,6 +38,33 @@ def _first_options() -> list[str]:
     return [o.text for o in kit.affordances.available(kit.belief)]
 
 
+def _unseen_items() -> tuple[int, list[int]]:
+    """Alice's first room, and items she cannot see at the start: elsewhere, or shut in a cabinet of her room."""
+    env = envs.make("cwah", episode="test/0", num_agents=2)
+    observations, _ = env.reset(seed=0)
+    first = observations["alice"]
+    seen = {o.id for o in first.visible_objects}
+    items = [o["id"] for o in env.layout()["objects"] if o["kind"] == "item" and o["id"] not in seen]
+    return first.room_id, items
+
+
+def _check_the_map_shows_only_what_alice_knows(page) -> None:  # noqa: ANN001 - playwright's page
+    """The house is drawn with Alice in her room; items she has not seen are neither drawn nor in the page's
+    state (the served layout has rooms and doors only; each turn's objects come from her belief)."""
+    room, unseen = _unseen_items()
+    page.wait_for_selector("#map svg.house rect.room.here", timeout=10_000)
+    assert page.locator("#map svg.house").get_attribute("data-room") == str(room)
+    assert page.locator("#map rect.room.here").get_attribute("data-room") == str(room)
+    assert page.locator("#map .agent-marker[data-agent='alice']").count() == 1
+    assert page.locator("#map [data-object]").count() > 0, "what she sees in her room is drawn"
+    state = page.evaluate("() => fetch('state').then((r) => r.json())")
+    assert set(state["layout"]) == {"kind", "rooms", "doors"} and state["layout"]["kind"] == "house"
+    drawn = {o["id"] for o in state["turn"]["known_map"]["objects"]}
+    assert unseen and not drawn & set(unseen)
+    for item in unseen:
+        assert page.locator(f"#map [data-object='{item}']").count() == 0
+
+
 def _next_turn(page, after: int) -> None:  # noqa: ANN001 - playwright's page
     page.wait_for_function(f"() => document.body.dataset.ended === 'true' || (Number(document.body.dataset.step) > "
                            f"{after} && !document.querySelector('#options button').disabled)", timeout=30_000)
@@ -57,6 +85,7 @@ def test_a_person_plays_cwah_beside_mhp_in_chromium(tmp_path: Path) -> None:
             page.wait_for_selector("#options button:not([disabled])", timeout=30_000)
             assert page.locator("#options button").all_inner_texts() == _first_options()
             assert page.locator("body").get_attribute("data-step") == "0"
+            _check_the_map_shows_only_what_alice_knows(page)
             page.locator("#options button").first.click()
             _next_turn(page, 0)
             step = int(page.locator("body").get_attribute("data-step") or 0)

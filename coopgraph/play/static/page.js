@@ -1,5 +1,6 @@
 // coopgraph play page: one page for every world. It draws whatever the current turn holds (the agent's view,
-// numbered options, key moves, the grid) and follows the server's events. Text is only ever set as text.
+// numbered options, key moves, the grid or the house as the agent knows it) and follows the server's events.
+// Text is only ever set as text.
 (function () {
   "use strict";
   const $ = (id) => document.getElementById(id);
@@ -48,6 +49,42 @@
     window.CoopgraphGrid.draw(grid, frame, frame.positions || {});
   }
 
+  // A house world's map (house.js, shared with the trace viewer): the rooms and doors once, then each turn only
+  // what the agent knows: its place, the rooms it has seen, the objects its belief places, partners in sight.
+  let house = null;
+  function drawHouse(known) {
+    const House = window.CoopgraphHouse;
+    const L = info.layout;
+    if (!known || !L || (L.kind !== "house" && L.kind !== "floorplan") || !House) return;
+    if (!house) {
+      const { root, flip } = House.drawRooms(L, { class: "house " + L.kind });
+      const layer = House.svg("g", { class: "known" });
+      root.append(layer);
+      $("map").append(root);
+      house = { root, flip, layer, rooms: root.querySelectorAll("rect.room") };
+    }
+    const seen = new Set(known.rooms_seen || []);
+    for (const rect of house.rooms) {
+      const id = Number(rect.getAttribute("data-room"));
+      rect.classList.toggle("unseen", !seen.has(id));
+      rect.classList.toggle("here", id === known.room_id);
+    }
+    const flip = house.flip;
+    house.layer.replaceChildren();
+    for (const o of known.objects || []) {
+      if (L.kind === "floorplan" && o.kind === "surface") House.drawBed(house.layer, flip, o.position, L.goal_radius);
+      else House.drawObject(house.layer, flip, o, (o.source === "told" ? "told" : "") + (o.is_open ? " open" : ""));
+    }
+    const drawAgent = (agent, position, heading) => {
+      const marker = House.agentMarker(agent, color(agent));
+      House.placeAgent(marker, position[0], flip(position[1]), heading);
+      house.layer.append(marker.group);
+    };
+    for (const p of known.partners || []) drawAgent(p.agent_id, p.position, null);
+    drawAgent(turn.agent, known.position, known.heading);
+    house.root.dataset.room = String(known.room_id);
+  }
+
   function showTurn(t) {
     turn = t;
     document.body.dataset.step = String(t.step);
@@ -68,6 +105,7 @@
     $("message-text").setAttribute("maxlength", String(t.message_limit));
     for (const m of t.messages || []) addMessage(m.sender, m.text, m.step);
     drawGrid(t.frame);
+    drawHouse(t.known_map);
     enable(true);
     status("your turn", true);
   }
