@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 from coopgraph.checkpoints import memory_saver, saver_file
 from coopgraph.envs import agent_kit
-from coopgraph.envs.protocol import WAIT, Observation, PrimitiveAction
+from coopgraph.envs.protocol import WAIT, AgentInfo, Observation, PrimitiveAction
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.graphs.state_schema import spec_keys
@@ -121,8 +121,8 @@ class GraphAgent:
         self._seed_channels = restored
         self.steps, self.decisions = steps, decisions
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        env_name = env_info["env"]
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        env_name = env_info.env
         kit = agent_kit(env_name, env_info)
         settings = self.loaded.spec.agent
         if self.resources is not None and self.resources.memory is not None:
@@ -135,7 +135,7 @@ class GraphAgent:
         memory = AgentMemory(semantic=kit.belief, procedural=kit.skillbook, vector=vector,
                              episodic=EpisodicMemory(max_actions=settings.actions_kept,
                                                      max_messages=settings.messages_kept))
-        agents = list(env_info.get("agents", []))
+        agents = list(env_info.agents)
         member = agents.index(agent_id) if agent_id in agents else 0
         lm = self.lm.for_member(member)  # its own server slot
         if self.model_seed is not None:

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from coopgraph.envs.protocol import WAIT, Message, Observation
+from coopgraph.envs.protocol import WAIT, AgentInfo, Message, Observation, TimeUnit, World, WorldMetrics
 from coopgraph.recorded import RecordedRun, StepCheckpoint, TraceError, restore_member
 from coopgraph.tracing import Tracer
 
@@ -42,7 +42,9 @@ class ForkedWorld:
     observations (with the injected message). Everything else is the wrapped world's."""
 
     def __init__(self, env: Any, run: RecordedRun, at: int, say: Say | None) -> None:
-        self.env = env
+        if not isinstance(env, World):
+            raise ForkError(f"{type(env).__name__} does not implement the World protocol; it cannot be forked")
+        self.env: Any = env
         self.recorded = [e for e in run.env_steps() if int(e["step"]) <= at]
         self.at = at
         self.injected: dict[int, list[Message]] = {}  # messages an earlier fork injected (up to `at`), this one's
@@ -52,26 +54,53 @@ class ForkedWorld:
         if say is not None:
             self._inject(say, at)
         self.turns: list[Turn] = []
-        self._infos: dict[str, dict[str, Any]] = {}
-        self._layout: Any = None
+        self._infos: dict[str, AgentInfo] = {}
+        self._layout: dict[str, Any] | None = None
+        self.name: str = env.name
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.env, name)
+    # The World protocol: the wrapped world's, except what is fixed at the start of the episode.
+    @property
+    def time_unit(self) -> TimeUnit:
+        return self.env.time_unit
 
-    def agent_info(self, agent: str) -> dict[str, Any]:
+    @property
+    def default_episode(self) -> str:
+        return self.env.default_episode
+
+    @property
+    def episode_id(self) -> str:
+        return self.env.episode_id
+
+    def metrics(self) -> WorldMetrics:
+        return self.env.metrics()
+
+    def agent_info(self, agent: str) -> AgentInfo:
         """What the agent knew at the start of the episode (not at the fork step): members reset as then."""
         return self._infos[agent]
 
-    def layout(self) -> Any:
+    def layout(self) -> dict[str, Any] | None:
         """The house as it was at the start, which the trace viewer moves things from."""
         return self._layout
 
+    # PettingZoo's stepping API, passed through.
+    @property
+    def agents(self) -> list[str]:
+        return self.env.agents  # type: ignore[no-any-return]
+
+    @property
+    def possible_agents(self) -> list[str]:
+        return self.env.possible_agents  # type: ignore[no-any-return]
+
+    def step(self, actions: dict[str, Any]) -> Any:
+        return self.env.step(actions)
+
+    def close(self) -> None:
+        self.env.close()
+
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> tuple[dict[str, Any], Any]:
         observations, infos = self.env.reset(seed=seed, options=options)
-        info_of = getattr(self.env, "agent_info", None)
-        self._infos = {a: info_of(a) if callable(info_of) else {"agent_id": a, "agents": list(self.env.agents)}
-                       for a in self.env.possible_agents}
-        self._layout = self.env.layout() if callable(getattr(self.env, "layout", None)) else None
+        self._infos = {a: self.env.agent_info(a) for a in self.env.possible_agents}
+        self._layout = self.env.layout()
         self.turns = []
         for record in self.recorded:
             observations = self._heard(observations, int(record["step"]) - 1)
@@ -121,7 +150,7 @@ class ForkedMember:
     def __getattr__(self, name: str) -> Any:
         return getattr(self.inner, name)
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         self.inner.reset(agent_id, env_info, seed)
         if self.catch == "restore" and self.checkpoint is not None:
             restore_member(self.inner, self.checkpoint, self.steps)

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol, runtime_checkable
 
 if TYPE_CHECKING:
-    from coopgraph.envs.protocol import Affordance, GoalPredicate, Observation, Point, RoomInfo
+    from coopgraph.envs.protocol import Affordance, GoalPredicate, ObjectInfo, Observation, Point, RoomInfo
 
 
 #: The kinds of `ProgressEvent`: a goal object known for the first time, a subgoal's count going up.
@@ -207,6 +207,19 @@ class LayoutFacts(Protocol):
 
     def layout_facts(self) -> Mapping[str, object]:
         """JSON-able facts about the map that do not change during an episode."""
+
+
+@runtime_checkable
+class Sightings(Protocol):
+    """What an observation shows in view, in worlds of rooms and objects (C-WAH, TDW-MAT, the toyhouse): the room
+    the agent stands in and the objects it sees. Unlike the belief's capabilities it is read off the observation
+    (`isinstance(obs, Sightings)`), so a node that also runs in worlds without objects (perception, REVECA's
+    dialogue) uses it where there is one and skips it elsewhere, without naming any world's observation class."""
+
+    @property
+    def room(self) -> str: ...
+    @property
+    def visible_objects(self) -> Sequence[ObjectInfo]: ...
 
 
 #: Every capability a kit may declare: its name, the protocol its belief then implements, and what it means.

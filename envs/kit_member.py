@@ -11,7 +11,16 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from coopgraph.envs.protocol import SEND_MESSAGE, WAIT, Affordance, AgentKit, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import (
+    SEND_MESSAGE,
+    WAIT,
+    Affordance,
+    AgentInfo,
+    AgentKit,
+    Observation,
+    PrimitiveAction,
+    SkillStatus,
+)
 from coopgraph.envs.registry import agent_kit
 
 
@@ -30,8 +39,8 @@ class KitMember:
         self.plan: Any = None
         self.rng = random.Random(0)
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        self.kit = agent_kit(str(env_info["env"]), env_info)
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        self.kit = agent_kit(env_info.env, env_info)
         self.plan = None
         self.rng = random.Random(seed)
 

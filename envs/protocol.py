@@ -8,10 +8,10 @@ affordances, team member) through which it acts. Nothing here knows a concrete e
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, Literal, Protocol, runtime_checkable
+from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -368,9 +368,83 @@ class TeamMember(Protocol):
 
     name: str
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None: ...
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None: ...
 
     def act(self, observation: Observation) -> PrimitiveAction: ...
+
+
+#: The unit a world's clock counts (C-WAH steps, TDW-MAT frames, Overcooked ticks, the Collab games' turns).
+TimeUnit = Literal["steps", "frames", "ticks", "turns"]
+
+
+class AgentInfo(BaseModel):
+    """What a team member may know before the first step (`TeamMember.reset`'s `env_info`): the fields every world
+    fills in. Each world extends it with its own typed fields, so a kit reads `info.floorplan`, not a string key.
+
+    Item access (`info["goal"]`, `info.get("rules")`) is kept for code not yet moved to attributes; it reads the
+    same fields and raises `KeyError` for a field the world does not have.
+    """
+
+    model_config = ConfigDict(frozen=True, arbitrary_types_allowed=True, extra="forbid")
+
+    env: str
+    episode_id: str
+    agent_id: str
+    agent_name: str
+    agents: list[str]
+    goal_text: str = ""
+    max_steps: int = Field(ge=0, description="the horizon, in the world's time unit")
+
+    def __getitem__(self, key: str) -> Any:
+        if key not in type(self).model_fields:
+            raise KeyError(key)
+        return getattr(self, key)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, str) and key in type(self).model_fields
+
+    def get(self, key: str, default: Any = None) -> Any:
+        """The field `key`, or `default` when this world's info has no such field."""
+        return getattr(self, key) if key in type(self).model_fields else default
+
+
+@runtime_checkable
+class WorldMetrics(Protocol):
+    """What a world measures at the end of an episode: the team's outcome and each agent's share."""
+
+    success: bool
+    steps: int
+
+    @property
+    def per_agent(self) -> Mapping[str, BaseModel]: ...
+
+    def summary(self) -> dict[str, float]:
+        """The team metrics as a flat name → number dict, for result tables."""
+
+
+@runtime_checkable
+class World(Protocol):
+    """What the runtime asks of a world beside PettingZoo's `ParallelEnv` (which stays the stepping API).
+
+    `name` is the registered name, `episode_id` the episode being played, `time_unit` what the clock counts and
+    `default_episode` what a run plays when it names none. `agent_info` is the typed start-of-episode knowledge a
+    member's kit is built from, `metrics` the typed outcome, `layout` the JSON the trace viewer draws (None: no map).
+    `coopgraph.testing.check_world` checks a world against it.
+    """
+
+    name: str
+    time_unit: ClassVar[TimeUnit]
+    default_episode: ClassVar[str]
+
+    @property
+    def episode_id(self) -> str: ...
+
+    def agent_info(self, agent_id: str) -> AgentInfo: ...
+
+    def metrics(self) -> WorldMetrics: ...
+
+    def layout(self) -> dict[str, Any] | None:
+        """The JSON the trace viewer draws the world from, or None for a world it draws no map of."""
 
 
 @dataclass

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:  # pettingzoo is imported by the worlds themselves, not by naming them
     from pettingzoo import ParallelEnv
 
-    from coopgraph.envs.protocol import AgentKit
+    from coopgraph.envs.protocol import AgentInfo, AgentKit
 
 EnvFactory = Callable[..., "ParallelEnv"]
 
@@ -75,7 +75,7 @@ def make(name: str, **options: Any) -> ParallelEnv:
     return factory(name)(**options)
 
 
-KitFactory = Callable[[dict[str, Any]], "AgentKit"]
+KitFactory = Callable[["AgentInfo"], "AgentKit"]  # each world's kit takes its own AgentInfo subclass
 
 
 @dataclass(frozen=True)
@@ -121,7 +121,7 @@ def kit_info(name: str) -> KitInfo:
     return _KITS[name]
 
 
-def agent_kit(name: str, env_info: dict[str, Any]) -> AgentKit:
+def agent_kit(name: str, env_info: AgentInfo) -> AgentKit:
     """The `AgentKit` for one agent of environment `name`, built from that agent's env_info."""
     info = kit_info(name)
     factory = info.factory if callable(info.factory) else _resolve(info.factory)

@@ -28,7 +28,7 @@ from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah import episode_sets
 from coopgraph.envs.cwah.episode import AgentStart, Episode, ObjectSpec
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
+from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
@@ -58,7 +58,7 @@ class Snapshot:
 
     agent: str
     number: int
-    env_info: dict[str, Any]
+    env_info: AgentInfo
     observation: Observation
     belief: Any
     episodic: EpisodicMemory
@@ -119,7 +119,7 @@ class RecordingMHP(MHPAgent):
         self.probe = probe  # agent id -> TrueState of this step, or None: no oracle label
         self.perturb = perturb
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
         self.env_info = env_info
         self.episodic = EpisodicMemory(*self.windows)
@@ -247,7 +247,7 @@ class DecisionRenderer:
 
     def render(self, snap: Snapshot, agents: list[str]) -> Rendered:
         """Facts, options and chat messages exactly as the spec's nodes would produce them for this snapshot."""
-        kit = envs.agent_kit(snap.env_info["env"], snap.env_info)
+        kit = envs.agent_kit(snap.env_info.env, snap.env_info)
         memory = AgentMemory(semantic=copy.deepcopy(snap.belief), episodic=snap.episodic, procedural=kit.skillbook)
         resources = AgentResources(agent_id=snap.agent, env=kit.prompt_env, memory=memory,
                                    affordances=kit.affordances, kit=kit, agents=list(agents))

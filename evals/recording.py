@@ -14,7 +14,7 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
+from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.decisions import DecisionRenderer, Snapshot, point_record
 from coopgraph.memory.episodic import OUTCOMES, EpisodicMemory
 
@@ -32,7 +32,7 @@ class ChoiceRecorder:
         self.perturb = perturb
         self.learner = learner
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)  # type: ignore[misc]  # the planner's own reset
         self.agent_id, self.env_info = agent_id, env_info
         self.episodic = EpisodicMemory(max_actions=self.actions_kept, max_messages=0)

@@ -16,7 +16,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
 
-from coopgraph.envs.protocol import WAIT, Message, TeamMember
+from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
 
 
 class EpisodeResult(BaseModel):
@@ -36,20 +36,7 @@ class EpisodeResult(BaseModel):
     wall_time_s: float = 0.0
 
 
-def _env_info(env: ParallelEnv, agent_id: str) -> dict[str, Any]:
-    agent_info = getattr(env, "agent_info", None)
-    return (
-        agent_info(agent_id) if callable(agent_info) else {"agent_id": agent_id, "agents": list(env.agents)}
-    )
-
-
-def _metrics(
-    env: ParallelEnv, steps: int, success: bool
-) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
-    measure = getattr(env, "metrics", None)
-    if not callable(measure):
-        return {"success": float(success), "steps": float(steps)}, {}
-    result = measure()
+def _metrics(result: WorldMetrics) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
     per_agent = {
         agent: {k: float(v) for k, v in m.model_dump().items()} for agent, m in result.per_agent.items()
     }
@@ -66,6 +53,10 @@ def run_episode(
 ) -> EpisodeResult:
     """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result."""
     started = time.perf_counter()
+    if not isinstance(env, World):
+        raise TypeError(f"{type(env).__name__} does not implement coopgraph.envs.protocol.World (name, episode_id, "
+                        "time_unit, default_episode, agent_info, metrics, layout); coopgraph.testing.check_world "
+                        "says what is missing")
     observations, _ = env.reset(seed=seed)
     agents = list(env.possible_agents)
     if len(team) != len(agents):
@@ -78,11 +69,11 @@ def run_episode(
     horizon = min(max_steps, first.horizon) if max_steps else first.horizon
     bound = {agent: tracer.bind(agent=agent) for agent in agents} if tracer is not None else {}
     for index, (agent, member) in enumerate(members.items()):
-        member.reset(agent, _env_info(env, agent), seed + index)
+        member.reset(agent, env.agent_info(agent), seed + index)
         if agent in bound and callable(getattr(member, "set_tracer", None)):
             member.set_tracer(bound[agent])  # type: ignore[attr-defined]
-    env_name = getattr(env, "name", type(env).__name__)
-    episode_id = getattr(getattr(env, "episode", None), "episode_id", "")
+    env_name, episode_id = env.name, env.episode_id
+    layout = env.layout() if tracer is not None else None
     if tracer is not None:
         tracer.event(
             "episode_start",
@@ -93,7 +84,7 @@ def run_episode(
             team=[m.name for m in team],
             max_steps=horizon,
             goal=getattr(next(iter(observations.values()), None), "goal_text", None),
-            **({"layout": env.layout()} if callable(getattr(env, "layout", None)) else {}),
+            **({"layout": layout} if layout is not None else {}),
         )
     messages: list[Message] = []
     steps, success = first.time, False
@@ -127,7 +118,7 @@ def run_episode(
             )
         if success or (truncations and all(truncations.values())):
             break
-    metrics, per_agent = _metrics(env, steps, success)
+    metrics, per_agent = _metrics(env.metrics())
     result = EpisodeResult(
         env=env_name,
         episode_id=episode_id,

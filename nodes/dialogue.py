@@ -19,11 +19,10 @@ from typing import Any, Literal, cast
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.capabilities import Belief, Goals, Objects, Partners, Rooms
+from coopgraph.envs.capabilities import Belief, Goals, Objects, Partners, Rooms, Sightings
 from coopgraph.envs.protocol import (
     LABEL_PATTERN,
     SEND_MESSAGE,
-    HouseObservation,
     ObjectInfo,
     Observation,
     PrimitiveAction,
@@ -60,10 +59,10 @@ def _fit(text: str, limit: int) -> str:
 def startup_text(obs: Observation, belief: Belief, notes: RevecaNotes, limit: int) -> str:
     """Where I am and the relevant things around me (items with what they lie on or in).
 
-    The things in view come from a `HouseObservation`; a world whose observations list none says only where
+    The things in view come from the observation's `Sightings`; a world whose observations list none says only where
     the agent is."""
     objects = cast(Objects, belief).objects
-    visible: list[ObjectInfo] = obs.visible_objects if isinstance(obs, HouseObservation) else []
+    visible: list[ObjectInfo] = list(obs.visible_objects) if isinstance(obs, Sightings) else []
     if notes.relevance:  # rated: the strong and medium things, strongest first
         seen = [o for o in visible if RANK.get(notes.relevance.get(o.id, "low"), 1) >= RANK["medium"]]
         seen.sort(key=lambda o: (-RANK.get(notes.relevance.get(o.id, "low"), 1), o.id))

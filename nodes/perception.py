@@ -6,7 +6,8 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from coopgraph.envs.protocol import HouseObservation, ObjectInfo, Observation
+from coopgraph.envs.capabilities import Sightings
+from coopgraph.envs.protocol import ObjectInfo, Observation
 from coopgraph.memory.episodic import quoted
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.registry import node
@@ -30,7 +31,7 @@ def _object_line(obj: ObjectInfo, room: str) -> str:
     return f"saw <{obj.name}> ({obj.id}) {where} in {room}".replace("  ", " ")
 
 
-def _new_sightings(obs: HouseObservation, indexed: set[str]) -> list[dict[str, Any]]:
+def _new_sightings(obs: Sightings, step: int, indexed: set[str]) -> list[dict[str, Any]]:
     """Vector-store items for what is new or moved in view, not every sighting of every step."""
     room = obs.room
     items = []
@@ -38,7 +39,7 @@ def _new_sightings(obs: HouseObservation, indexed: set[str]) -> list[dict[str, A
         line = _object_line(obj, room or "?")
         if line not in indexed:
             indexed.add(line)
-            items.append({"text": line, "kind": "observation", "step": obs.time, "room": room,
+            items.append({"text": line, "kind": "observation", "step": step, "room": room,
                           "object_ids": [obj.id]})
     return items
 
@@ -50,7 +51,7 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
 
     Messages are data: their text goes into dialogue history (for the LLM), and with `read_messages` their facts
     into the belief through the environment's reader; nothing in them is executed. Sightings are indexed in worlds
-    whose observations list visible objects in rooms (`HouseObservation`); messages in every world.
+    whose observations list visible objects in rooms (the `Sightings` capability); messages in every world.
     """
     obs: Observation = state["observation"]
     memory = ctx.memory
@@ -63,8 +64,8 @@ def perceive(state: dict[str, Any], ctx: NodeContext[PerceiveParams]) -> dict[st
     update: dict[str, Any] = {NEW_MESSAGES: len(received), BELIEF: ctx.belief, EPISODIC: memory.episodic}
     if ctx.params.store_vectors and memory.vector is not None:
         items: list[dict[str, Any]] = []
-        if isinstance(obs, HouseObservation):
-            items = _new_sightings(obs, memory.vector_log.keys)
+        if isinstance(obs, Sightings):
+            items = _new_sightings(obs, obs.time, memory.vector_log.keys)
         items += [{"text": f"{m.sender} said: {quoted(m.text)}", "kind": "message", "step": m.step, "source": "told"}
                   for m in received]
         if items:

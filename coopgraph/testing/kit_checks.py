@@ -35,10 +35,12 @@ from coopgraph.envs.protocol import (
     WAIT,
     Affordance,
     AffordanceGroup,
+    AgentInfo,
     AgentKit,
     Observation,
     PrimitiveAction,
     SkillStatus,
+    World,
     parse_labels,
 )
 from coopgraph.envs.registry import agent_kit, kit_info, make
@@ -87,9 +89,11 @@ def _check_views(fail: _Fail, capability: str, view: type, items: list[Any]) -> 
                        f"({type(item).__name__}) lacks its member {member!r}")
 
 
-def _env_info(env: Any, agent_id: str) -> dict[str, Any]:
-    agent_info = getattr(env, "agent_info", None)
-    return agent_info(agent_id) if callable(agent_info) else {"agent_id": agent_id, "agents": list(env.agents)}
+def _env_info(fail: _Fail, env: Any, agent_id: str) -> AgentInfo:
+    fail.check(isinstance(env, World), f"{type(env).__name__} does not implement the World protocol (check_world "
+               "says what is missing)")
+    info: AgentInfo = env.agent_info(agent_id)
+    return info
 
 
 def _check_kit_shape(fail: _Fail, kit: AgentKit, env_name: str, agent_id: str) -> None:
@@ -255,7 +259,7 @@ def _play(fail: _Fail, env_name: str, episode: str | None, steps: int, options: 
     observations, _ = env.reset(seed=0)
     players: dict[str, _Player] = {}
     for agent_id in env.possible_agents:
-        kit = agent_kit(env_name, _env_info(env, agent_id))
+        kit = agent_kit(env_name, _env_info(fail, env, agent_id))
         _check_kit_shape(fail, kit, env_name, agent_id)
         players[agent_id] = _Player(kit)
     report.agents = list(env.possible_agents)

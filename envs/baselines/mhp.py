@@ -35,7 +35,7 @@ class MHPAgent:
         """Optional hook: the runner hands over a tracer bound to this agent for `plan` events."""
         self.tracer = tracer
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: Any, seed: int) -> None:  # the world's AgentInfo
         self.agent_id = agent_id
         self.belief = Belief(agent_id, env_info)
         self.skills = CWAHSkillBook.from_env_info(env_info)

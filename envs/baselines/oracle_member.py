@@ -6,12 +6,10 @@ for how fast the team could be, not a fair competitor.
 
 from __future__ import annotations
 
-from typing import Any
-
 from coopgraph.envs.baselines.oracle import plan_team
-from coopgraph.envs.cwah.config import CWAHConfig
+from coopgraph.envs.cwah.env import CWAHAgentInfo
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT, Affordance, AgentInfo, HouseObservation, PrimitiveAction, SkillStatus
 
 
 class OracleAgent:
@@ -22,11 +20,12 @@ class OracleAgent:
         self.restarts = restarts
         self.todo: list[Affordance] = []
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        config = CWAHConfig.model_validate(env_info.get("config") or {})
-        plan = plan_team(
-            env_info["oracle_episode"], tuple(env_info["agents"]), config, restarts=self.restarts
-        )
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        if not isinstance(env_info, CWAHAgentInfo):
+            raise ValueError(f"oracle plays C-WAH (it needs the env's privileged oracle_episode), not {env_info.env}; "
+                             "for TDW-MAT use tdw-oracle")
+        config = env_info.config
+        plan = plan_team(env_info.oracle_episode, tuple(env_info.agents), config, restarts=self.restarts)
         self.todo = list(plan.steps.get(agent_id, []))
         self.estimated_steps = plan.estimated_steps
         self.skills = CWAHSkillBook.from_env_info(env_info)

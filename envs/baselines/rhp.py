@@ -30,7 +30,7 @@ class RHPAgent:
     def __init__(self, name: str = "rhp") -> None:
         self.name = name
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: Any, seed: int) -> None:  # the world's AgentInfo
         self.belief = TDWBelief(agent_id, env_info)
         self.plan = self.belief.plan
         self.rules = self.belief.rules

@@ -7,13 +7,11 @@ edge of reach, and drops everything once in the bedroom near the bed; a grasp th
 
 from __future__ import annotations
 
-from typing import Any
-
 from coopgraph.envs.baselines.tdw_oracle import Op, plan_team
-from coopgraph.envs.protocol import WAIT, HouseObservation, Observation, PrimitiveAction
+from coopgraph.envs.protocol import WAIT, AgentInfo, HouseObservation, Observation, PrimitiveAction
+from coopgraph.envs.tdw_mat.env import TDWAgentInfo
 from coopgraph.envs.tdw_mat.floorplan import distance
 from coopgraph.envs.tdw_mat.navigation import steer
-from coopgraph.envs.tdw_mat.rules import TDWRules
 
 #: Grasp from this far (inside the 2 m range), and drop this near the bed (inside the 3 m zone).
 GRASP_FROM, DROP_WITHIN, TRIES = 1.8, 2.0, 3
@@ -26,16 +24,14 @@ class TDWOracleAgent:
         self.name = name
         self.ops: list[Op] = []
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        episode = env_info.get("oracle_episode")
-        if episode is None or env_info.get("env") != "tdw-mat":
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        if not isinstance(env_info, TDWAgentInfo) or env_info.env != "tdw-mat":
             raise ValueError("tdw-oracle plays TDW-MAT (it needs the env's privileged oracle_episode); for C-WAH "
                              "use oracle")
-        rules = env_info["rules"]
-        assert isinstance(rules, TDWRules)
-        agents = list(env_info["agents"])
-        self.ops = list(plan_team(episode, len(agents), rules)[agents.index(agent_id)])
-        self.plan, self.rules = env_info["floorplan"], rules
+        rules = env_info.rules
+        agents = list(env_info.agents)
+        self.ops = list(plan_team(env_info.oracle_episode, len(agents), rules)[agents.index(agent_id)])
+        self.plan, self.rules = env_info.floorplan, rules
         self.tries = 0
 
     def act(self, observation: Observation) -> PrimitiveAction:

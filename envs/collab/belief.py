@@ -9,26 +9,31 @@ world's prompt templates.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coopgraph.envs.capabilities import SUBGOAL, ProgressEvent
 from coopgraph.envs.collab.maps import FIXES_NEEDED, Adjacency
 from coopgraph.envs.collab.observation import CaptureObservation, DoorView, EscapeObservation, GeneratorView
 from coopgraph.envs.protocol import Observation
 
+if TYPE_CHECKING:
+    from coopgraph.envs.collab.capture_env import CaptureAgentInfo
+    from coopgraph.envs.collab.escape_env import EscapeAgentInfo
+    from coopgraph.envs.collab.world import CollabAgentInfo
+
 
 class _Belief:
     """What both beliefs keep: who is who, the map, and the clock."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: CollabAgentInfo) -> None:
         self.agent_id = agent_id
-        self.agent_name: str = env_info.get("agent_name", agent_id.capitalize())
-        names: dict[str, str] = dict(env_info.get("agent_names") or {})
-        self.partner_id: str = next((a for a in env_info.get("agents", []) if a != agent_id), "")
+        self.agent_name: str = env_info.agent_name
+        names: dict[str, str] = dict(env_info.agent_names)
+        self.partner_id: str = next((a for a in env_info.agents if a != agent_id), "")
         self.partner_name: str = names.get(self.partner_id, self.partner_id.capitalize())
-        self.agent_index: int = int(env_info.get("agent_index", 0))
-        self.rooms: Adjacency = {int(room): tuple(links) for room, links in (env_info.get("rooms") or {}).items()}
-        self._message_limit = int(env_info.get("max_message_chars", 500))
+        self.agent_index: int = env_info.agent_index
+        self.rooms: Adjacency = {int(room): tuple(links) for room, links in env_info.rooms.items()}
+        self._message_limit = env_info.max_message_chars
         self.time = 0
         self.room = 0
         self.partner_room = 0
@@ -54,9 +59,9 @@ class _Belief:
 class CaptureBelief(_Belief):
     """Implements the core `Belief` protocol and `layout` for Collab Capture."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: CaptureAgentInfo) -> None:
         super().__init__(agent_id, env_info)
-        self.buttons: dict[str, int] = dict(env_info.get("buttons") or {})
+        self.buttons: dict[str, int] = dict(env_info.buttons)
         self.thief_room = 0
         self.doors: list[DoorView] = []
         self.caught = False
@@ -102,11 +107,11 @@ class CaptureBelief(_Belief):
 class EscapeBelief(_Belief):
     """Implements the core `Belief` protocol and `layout` for Collab Escape."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: EscapeAgentInfo) -> None:
         super().__init__(agent_id, env_info)
-        self.generator_rooms: list[int] = list(env_info.get("generators") or [])
-        self.exit_room: int = int(env_info.get("exit", 0))
-        self.graph: str = str(env_info.get("graph", "coded"))
+        self.generator_rooms: list[int] = list(env_info.generators)
+        self.exit_room: int = env_info.exit
+        self.graph: str = env_info.graph
         self.killer_room = 0
         self.killer_chasing: str | None = None
         self.killer_news = ""

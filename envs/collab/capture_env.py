@@ -16,7 +16,7 @@ from coopgraph.envs.collab.episodes import capture_episode
 from coopgraph.envs.collab.maps import CAPTURE_BUTTONS, CAPTURE_ROOMS
 from coopgraph.envs.collab.metrics import CollabMetrics
 from coopgraph.envs.collab.observation import CaptureObservation, DoorView
-from coopgraph.envs.collab.world import AGENT_IDS, CollabWorld, Turn
+from coopgraph.envs.collab.world import AGENT_IDS, CollabAgentInfo, CollabWorld, Turn
 
 GOAL_TEXT = "Catch the thief together: end a turn in its room, or swap rooms with it."
 
@@ -32,6 +32,14 @@ class CaptureConfig(BaseModel):
                                                  "moves (what its prompt implies)")
     max_steps: int = Field(default=30, ge=1, description="the horizon in turns (the reference plays 30)")
     max_message_chars: int = Field(default=500, ge=1)
+
+
+class CaptureAgentInfo(CollabAgentInfo):
+    """What a Collab Capture player knows before the first turn: the map, the buttons, the rules' options."""
+
+    buttons: dict[str, int]
+    distance: str
+    config: CaptureConfig
 
 
 class CaptureEnv(CollabWorld):
@@ -114,12 +122,12 @@ class CaptureEnv(CollabWorld):
                 "caught": self.caught_at is not None, "success": self.caught_at is not None,
                 "subgoals_done": int(self.caught_at is not None)}
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
+    def agent_info(self, agent_id: str) -> CaptureAgentInfo:
         """What a player knows before the first turn: the map, the buttons, the rules' options, who is who."""
-        return {**self.base_info(agent_id), "game": "capture", "episode_id": self.episode.episode_id,
-                "rooms": {room: list(links) for room, links in CAPTURE_ROOMS.items()},
-                "buttons": {f"{a}-{b}": room for (a, b), room in CAPTURE_BUTTONS.items()},
-                "distance": self.config.distance, "goal_text": GOAL_TEXT, "config": self.config}
+        return CaptureAgentInfo(**self.base_info(agent_id), game="capture", episode_id=self.episode.episode_id,
+                                rooms={room: list(links) for room, links in CAPTURE_ROOMS.items()},
+                                buttons={f"{a}-{b}": room for (a, b), room in CAPTURE_BUTTONS.items()},
+                                distance=self.config.distance, goal_text=GOAL_TEXT, config=self.config)
 
     def metrics(self) -> CollabMetrics:
         caught = self.caught_at is not None

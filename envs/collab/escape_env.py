@@ -19,7 +19,7 @@ from coopgraph.envs.collab.escape import EscapeMove, EscapeState, KillerPlan, Ou
 from coopgraph.envs.collab.maps import ESCAPE_GRAPHS, EXIT_ROOM, GENERATOR_ROOMS, escape_graph
 from coopgraph.envs.collab.metrics import CollabMetrics
 from coopgraph.envs.collab.observation import EscapeObservation, GeneratorView
-from coopgraph.envs.collab.world import AGENT_IDS, CollabWorld, Turn
+from coopgraph.envs.collab.world import AGENT_IDS, CollabAgentInfo, CollabWorld, Turn
 
 GOAL_TEXT = (f"Repair the generators in rooms {GENERATOR_ROOMS[0]} and {GENERATOR_ROOMS[1]}, then one of us "
              f"reaches the exit in room {EXIT_ROOM}; never share a room with the killer.")
@@ -42,6 +42,15 @@ class EscapeConfig(BaseModel):
     @property
     def max_steps(self) -> int:
         return self.max_turns or SAFETY_TURNS
+
+
+class EscapeAgentInfo(CollabAgentInfo):
+    """What a Collab Escape player knows before the first turn: the map as this episode links it, generators, exit."""
+
+    graph: str
+    generators: list[int]
+    exit: int
+    config: EscapeConfig
 
 
 class EscapeEnv(CollabWorld):
@@ -126,12 +135,12 @@ class EscapeEnv(CollabWorld):
                 "generators": {str(room): fixes for room, fixes in self.state.fixes}, "outcome": self.outcome,
                 "success": self.outcome == "escaped", "subgoals_done": repaired}
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
+    def agent_info(self, agent_id: str) -> EscapeAgentInfo:
         """What a player knows before the first turn: the map (as this episode links it), generators, exit."""
-        return {**self.base_info(agent_id), "game": "escape", "episode_id": self.episode.episode_id,
-                "rooms": {room: list(links) for room, links in self.graph.items()}, "graph": self.config.graph,
-                "generators": list(GENERATOR_ROOMS), "exit": EXIT_ROOM, "goal_text": GOAL_TEXT,
-                "config": self.config}
+        return EscapeAgentInfo(**self.base_info(agent_id), game="escape", episode_id=self.episode.episode_id,
+                               rooms={room: list(links) for room, links in self.graph.items()}, graph=self.config.graph,
+                               generators=list(GENERATOR_ROOMS), exit=EXIT_ROOM, goal_text=GOAL_TEXT,
+                               config=self.config)
 
     def metrics(self) -> CollabMetrics:
         counts = {a: p.counts for a, p in self.players.items()}

@@ -3,7 +3,7 @@
 Each plays through the game's own kit, as an LLM-Co agent does, choosing one of the listed actions each turn.
 `collab-planner` is the planner baseline: in Capture, the shortest capture by search against the known thief
 policy (`capture_plan.py`); in Escape, the rule-based survivor (`escape_plan.py`). `collab-random` picks any listed
-action, uniformly (seeded). The game is read from `env_info["game"]`, so one name serves both games.
+action, uniformly (seeded). The game is read from the agent info's type, so one name serves both games.
 """
 
 from __future__ import annotations
@@ -14,9 +14,12 @@ from coopgraph.envs.collab import capture_plan, escape_plan
 from coopgraph.envs.collab.affordances import CollabAffordance
 from coopgraph.envs.collab.belief import CaptureBelief, EscapeBelief
 from coopgraph.envs.collab.capture import CaptureMove, CaptureState
+from coopgraph.envs.collab.capture_env import CaptureAgentInfo
 from coopgraph.envs.collab.escape import EscapeMove, EscapeState, KillerPlan
 from coopgraph.envs.collab.maps import Adjacency
+from coopgraph.envs.collab.world import CollabAgentInfo
 from coopgraph.envs.kit_member import KitMember
+from coopgraph.envs.protocol import AgentInfo
 
 
 def capture_state(belief: CaptureBelief) -> CaptureState:
@@ -50,10 +53,11 @@ class KitPlayer(KitMember):
 
     name = "collab-player"
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
-        self.rooms: Adjacency = {int(r): tuple(links) for r, links in (env_info.get("rooms") or {}).items()}
-        self.distance = str(env_info.get("distance", "number"))
+        assert isinstance(env_info, CollabAgentInfo), f"{self.name} plays the Collab games, not {env_info.env}"
+        self.rooms: Adjacency = {int(r): tuple(links) for r, links in env_info.rooms.items()}
+        self.distance = env_info.distance if isinstance(env_info, CaptureAgentInfo) else "number"
 
     def options(self, belief: Any) -> list[Any]:
         return [o for o in super().options(belief) if isinstance(o, CollabAffordance)]

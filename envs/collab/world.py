@@ -10,12 +10,12 @@ from __future__ import annotations
 
 from abc import abstractmethod
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar, Literal
 
 from pettingzoo import ParallelEnv
 
 from coopgraph.envs.collab.metrics import PlayerMetrics
-from coopgraph.envs.protocol import SEND_MESSAGE, Message, Observation, PrimitiveAction
+from coopgraph.envs.protocol import SEND_MESSAGE, AgentInfo, Message, Observation, PrimitiveAction, TimeUnit
 from coopgraph.envs.text_spaces import TextSpaces
 
 AGENT_IDS: tuple[str, str] = ("alice", "bob")
@@ -45,10 +45,22 @@ class Player:
     inbox: list[Message] = field(default_factory=list)
 
 
+class CollabAgentInfo(AgentInfo):
+    """The part of a Collab player's start-of-episode knowledge both games share; `game` says which game."""
+
+    agent_index: int
+    agent_names: dict[str, str]
+    max_message_chars: int
+    game: Literal["capture", "escape"]
+    rooms: dict[int, list[int]]
+
+
 class CollabWorld(TextSpaces, ParallelEnv):
     """The shared machinery; a game supplies its action kinds, `_begin`, `_play`, `_observe` and `_facts`."""
 
     metadata = {"name": "collab_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    time_unit: ClassVar[TimeUnit] = "turns"
+    default_episode: ClassVar[str] = "test/0"
     #: The primitive kinds beyond staying and messages, with the id each must carry (a room number).
     ACTION_KINDS: tuple[str, ...] = ()
 
@@ -169,8 +181,16 @@ class CollabWorld(TextSpaces, ParallelEnv):
     def partner(self, agent_id: str) -> str:
         return next(a for a in self.possible_agents if a != agent_id)
 
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
+
+    def layout(self) -> dict[str, Any] | None:
+        """None: the trace viewer draws no map of the Collab games."""
+        return None
+
     def base_info(self, agent_id: str) -> dict[str, Any]:
-        """The part of `agent_info` both games share."""
+        """The fields of `agent_info` both games share."""
         return {"env": self.name, "agent_id": agent_id, "agent_name": AGENT_NAMES[agent_id],
                 "agent_index": self.possible_agents.index(agent_id), "agents": list(self.possible_agents),
                 "agent_names": dict(AGENT_NAMES), "max_steps": self.horizon,

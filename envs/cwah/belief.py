@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Iterable
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import BaseModel
 
@@ -32,6 +32,9 @@ from coopgraph.envs.protocol import (
     Point,
     RoomInfo,
 )
+
+if TYPE_CHECKING:
+    from coopgraph.envs.cwah.env import CWAHAgentInfo
 
 
 class KnownObject(BaseModel):
@@ -87,19 +90,17 @@ class PartnerIntent(BaseModel):
 class Belief:
     """One agent's semantic memory of the house and the task."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: CWAHAgentInfo) -> None:
         self.agent_id = agent_id
-        self.agent_name: str = env_info.get("agent_name", agent_id.capitalize())
-        self.goal: list[GoalPredicate] = [GoalPredicate.model_validate(g) for g in env_info["goal"]]
-        self.rooms: dict[int, RoomInfo] = {
-            r.id: r for r in (RoomInfo.model_validate(x) for x in env_info["rooms"])
-        }
-        plan = env_info["floor_plan"]
+        self.agent_name: str = env_info.agent_name
+        self.goal: list[GoalPredicate] = list(env_info.goal)
+        self.rooms: dict[int, RoomInfo] = {r.id: r for r in env_info.rooms}
+        plan = env_info.floor_plan
         self.floor = FloorPlan(
             [RoomSpec.model_validate(r) for r in plan["rooms"]],
             [DoorSpec.model_validate(d) for d in plan["doors"]],
         )
-        self.config: CWAHConfig = CWAHConfig.model_validate(env_info.get("config") or {})
+        self.config: CWAHConfig = env_info.config
         self.goal_classes = {g.object_name for g in self.goal}
         self.objects: dict[int, KnownObject] = {}
         self.explored_rooms: set[int] = set()
@@ -107,7 +108,7 @@ class Belief:
         self.checked_containers: dict[int, int] = {}
         self.partners: dict[str, PartnerState] = {
             a: PartnerState(agent_id=a, name=a.capitalize())
-            for a in env_info.get("agents", [])
+            for a in env_info.agents
             if a != agent_id
         }
         self.partner_intents: dict[str, PartnerIntent] = {}

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 
@@ -20,14 +20,36 @@ from coopgraph.envs.cwah.episode_sets import resolve_episode
 from coopgraph.envs.cwah.metrics import EpisodeMetrics, measure
 from coopgraph.envs.cwah.observation import Observer
 from coopgraph.envs.cwah.state import AGENT_IDS, WorldState
-from coopgraph.envs.protocol import HouseObservation, Message, PrimitiveAction
+from coopgraph.envs.protocol import (
+    AgentInfo,
+    GoalPredicate,
+    HouseObservation,
+    Message,
+    PrimitiveAction,
+    RoomInfo,
+    TimeUnit,
+)
 from coopgraph.envs.text_spaces import TextSpaces
+
+
+class CWAHAgentInfo(AgentInfo):
+    """What a C-WAH agent knows before the first step. `oracle_episode` is privileged (the full initial state);
+    only the oracle baseline reads it."""
+
+    task: str
+    goal: list[GoalPredicate]
+    rooms: list[RoomInfo]
+    floor_plan: dict[str, list[Any]]
+    config: CWAHConfig
+    oracle_episode: Episode
 
 
 class CWAHEnv(TextSpaces, ParallelEnv):
     """A decentralised, partially observed household task for 1–4 agents with costly messages."""
 
     metadata = {"name": "cwah_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    time_unit: ClassVar[TimeUnit] = "steps"
+    default_episode: ClassVar[str] = "test/0"
 
     def __init__(
         self,
@@ -165,26 +187,19 @@ class CWAHEnv(TextSpaces, ParallelEnv):
             "success": self.world.is_done(),
         }
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
-        """What a team member may know before the first step (`TeamMember.reset`'s env_info).
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
 
-        `oracle_episode` is privileged (the full initial state); only the oracle baseline reads it.
-        """
-        return {
-            "env": self.name,
-            "episode_id": self.episode.episode_id,
-            "task": self.episode.task,
-            "agent_id": agent_id,
-            "agent_name": self.world.agents[agent_id].name,
-            "agents": list(self.possible_agents),
-            "goal": list(self.world.goal),
-            "goal_text": self.observer.goal_text,
-            "rooms": list(self.observer.rooms),
-            "floor_plan": {"rooms": list(self.episode.rooms), "doors": list(self.episode.doors)},
-            "config": self.config,
-            "max_steps": self.config.max_steps,
-            "oracle_episode": self.episode,
-        }
+    def agent_info(self, agent_id: str) -> CWAHAgentInfo:
+        """What a team member may know before the first step (`TeamMember.reset`'s env_info)."""
+        return CWAHAgentInfo(
+            env=self.name, episode_id=self.episode.episode_id, task=self.episode.task, agent_id=agent_id,
+            agent_name=self.world.agents[agent_id].name, agents=list(self.possible_agents), goal=list(self.world.goal),
+            goal_text=self.observer.goal_text, rooms=list(self.observer.rooms),
+            floor_plan={"rooms": list(self.episode.rooms), "doors": list(self.episode.doors)}, config=self.config,
+            max_steps=self.config.max_steps, oracle_episode=self.episode,
+        )
 
     def layout(self) -> dict[str, Any]:
         """The house for the trace viewer: room rectangles, doors, objects and agents where they start."""

@@ -9,7 +9,6 @@ action list.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from coopgraph.envs import CWAH_CAPABILITIES
 from coopgraph.envs.baselines.news import NewsReporter
@@ -17,6 +16,7 @@ from coopgraph.envs.baselines.templates import read_message as read_template
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.cwah.catalog import CONTAINER_CLASSES, ROOM_TYPES, SURFACE_CLASSES
+from coopgraph.envs.cwah.env import CWAHAgentInfo
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import LABEL_PATTERN, AgentKit, Message
 
@@ -54,9 +54,10 @@ def read_message(belief: Belief, message: Message) -> None:
         read_free_text(belief, message)
 
 
-def make_kit(env_info: dict[str, Any]) -> AgentKit:
+def make_kit(env_info: CWAHAgentInfo) -> AgentKit:
+    """Registered as the `cwah` (and `cwah-noisy`) kit; `env_info` is `CWAHEnv.agent_info(agent_id)`."""
     return AgentKit(
-        belief=Belief(env_info["agent_id"], env_info),
+        belief=Belief(env_info.agent_id, env_info),
         affordances=CWAHAffordances(),
         skillbook=CWAHSkillBook.from_env_info(env_info),
         read_message=read_message,

@@ -8,9 +8,8 @@ shortest path through doorways; the skill book only decides where to walk and wh
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.layout import euclid
 from coopgraph.envs.protocol import (
     Affordance,
@@ -20,6 +19,9 @@ from coopgraph.envs.protocol import (
     SkillStatus,
     SkillStep,
 )
+
+if TYPE_CHECKING:
+    from coopgraph.envs.cwah.env import CWAHAgentInfo
 
 
 def _running(action: PrimitiveAction) -> SkillStep:
@@ -43,8 +45,8 @@ class CWAHSkillBook:
         self.reset()
 
     @classmethod
-    def from_env_info(cls, env_info: dict[str, Any], **options: Any) -> CWAHSkillBook:
-        config = CWAHConfig.model_validate(env_info.get("config") or {})
+    def from_env_info(cls, env_info: CWAHAgentInfo, **options: Any) -> CWAHSkillBook:
+        config = env_info.config
         return cls(reach=config.reach, hands=config.hands, **options)
 
     def reset(self) -> None:

@@ -8,7 +8,7 @@ action list (`affordances.py`) reads the same numbers, so the text and the optio
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coopgraph.envs.capabilities import SUBGOAL, ProgressEvent
 from coopgraph.envs.overcooked.kitchen import Kitchen
@@ -19,6 +19,9 @@ from coopgraph.envs.overcooked.observation import GateView, Held, OvercookedObse
 from coopgraph.envs.overcooked.paths import INACCESSIBLE, Reach, reach, step_distances
 from coopgraph.envs.protocol import Observation
 
+if TYPE_CHECKING:
+    from coopgraph.envs.overcooked.env import OvercookedAgentInfo
+
 #: The letters of LLM-Co's location lists (its `k` counters appear only under environment details).
 LOCATION_LETTERS = ("o", "p", "d", "c", "s", "g")
 
@@ -27,20 +30,19 @@ class OvercookedBelief:
     """Implements the core `Belief` protocol (update, D(S) and progress events) and the `layout` capability (the
     kitchen's places and who reaches them, for LLM-Co's layout description)."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: OvercookedAgentInfo) -> None:
         self.agent_id = agent_id
-        self.agent_name: str = env_info.get("agent_name", agent_id)
-        names: dict[str, str] = dict(env_info.get("agent_names") or {})
-        self.partner_id: str = next((a for a in env_info.get("agents", []) if a != agent_id), "")
+        self.agent_name: str = env_info.agent_name
+        names: dict[str, str] = dict(env_info.agent_names)
+        self.partner_id: str = next((a for a in env_info.agents if a != agent_id), "")
         self.partner_name: str = names.get(self.partner_id, self.partner_id)
-        self.agent_index: int = int(env_info.get("agent_index", 0))
-        declared = tuple((int(x), int(y)) for x, y in env_info.get("shared_counters") or ())
-        self.kitchen = Kitchen.from_terrain(env_info["layout"], tuple(env_info["terrain"]), declared)
-        starts = env_info.get("starts") or load_layout(env_info["layout"]).starts
+        self.agent_index: int = env_info.agent_index
+        declared = tuple((int(x), int(y)) for x, y in env_info.shared_counters)
+        self.kitchen = Kitchen.from_terrain(env_info.layout, tuple(env_info.terrain), declared)
+        starts = env_info.starts or load_layout(env_info.layout).starts
         self.starts: tuple[Cell, ...] = tuple((int(x), int(y)) for x, y in starts)
-        self._names = [names.get(a, a) for a in env_info.get("agents", [])] or [self.agent_name, self.partner_name]
-        config = env_info.get("config")
-        self._message_limit = int(getattr(config, "max_message_chars", 500))
+        self._names = [names.get(a, a) for a in env_info.agents] or [self.agent_name, self.partner_name]
+        self._message_limit = env_info.config.max_message_chars
         self.time = 0
         self.position: Cell = (0, 0)
         self.partner_position: Cell | None = None

@@ -11,7 +11,7 @@ truncates at the horizon. Rewards are the team's points of the tick (20 per soup
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, ConfigDict, Field
@@ -22,7 +22,14 @@ from coopgraph.envs.overcooked.metrics import CookMetrics, OvercookedMetrics
 from coopgraph.envs.overcooked.observation import FACING, HELD_WORDS, OvercookedObservation
 from coopgraph.envs.overcooked.observe import GOAL_TEXT, held, observe, pots
 from coopgraph.envs.overcooked.upstream import Action, Direction
-from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
+from coopgraph.envs.protocol import (
+    SEND_MESSAGE,
+    AffordanceGroup,
+    AgentInfo,
+    Message,
+    PrimitiveAction,
+    TimeUnit,
+)
 from coopgraph.envs.text_spaces import TextSpaces
 
 AGENT_IDS: tuple[str, str] = ("alice", "bob")
@@ -40,6 +47,18 @@ class OvercookedConfig(BaseModel):
     layout: str = "cramped_room"
     max_steps: int = Field(default=400, ge=1, description="the horizon in ticks (the paper plays 400)")
     max_message_chars: int = Field(default=500, ge=1)
+
+
+class OvercookedAgentInfo(AgentInfo):
+    """What a cook knows before the first tick: the kitchen (`layout` names it), who is who, the rules."""
+
+    layout: str
+    terrain: tuple[str, ...]
+    shared_counters: list[list[int]]
+    starts: list[list[int]]
+    agent_index: int
+    agent_names: dict[str, str]
+    config: OvercookedConfig
 
 
 @dataclass
@@ -67,6 +86,8 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
     """Two cooks make three-onion soups in one Overcooked layout for a fixed number of ticks."""
 
     metadata = {"name": "overcooked_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    time_unit: ClassVar[TimeUnit] = "ticks"
+    default_episode: ClassVar[str] = "cramped_room"
 
     def __init__(self, layout: str | None = None, *, episode: str | None = None, horizon: int | None = None,
                  max_steps: int | None = None, num_agents: int = 2, max_message_chars: int = 500,
@@ -233,24 +254,20 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
                 "labels": {label: list(cell) for cell, label in kitchen.labels.items()},
                 "starts": [list(cell) for cell in self.grid_layout.starts]}
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
+
+    def agent_info(self, agent_id: str) -> OvercookedAgentInfo:
         """What a team member may know before the first tick: the kitchen, who is who, the rules' horizon."""
-        return {
-            "env": self.name,
-            "episode_id": self.grid_layout.name,
-            "layout": self.grid_layout.name,
-            "terrain": self.grid_layout.terrain,
-            "shared_counters": [list(cell) for cell in self.grid_layout.shared_counters],
-            "starts": [list(cell) for cell in self.grid_layout.starts],
-            "agent_id": agent_id,
-            "agent_name": AGENT_NAMES[agent_id],
-            "agent_index": self.possible_agents.index(agent_id),
-            "agents": list(self.possible_agents),
-            "agent_names": dict(AGENT_NAMES),
-            "goal_text": GOAL_TEXT,
-            "config": self.config,
-            "max_steps": self.horizon,
-        }
+        return OvercookedAgentInfo(
+            env=self.name, episode_id=self.grid_layout.name, layout=self.grid_layout.name,
+            terrain=self.grid_layout.terrain, shared_counters=[list(cell) for cell in self.grid_layout.shared_counters],
+            starts=[list(cell) for cell in self.grid_layout.starts], agent_id=agent_id,
+            agent_name=AGENT_NAMES[agent_id],
+            agent_index=self.possible_agents.index(agent_id), agents=list(self.possible_agents),
+            agent_names=dict(AGENT_NAMES), goal_text=GOAL_TEXT, config=self.config, max_steps=self.horizon,
+        )
 
     def metrics(self) -> OvercookedMetrics:
         cooks = self.cooks

@@ -10,6 +10,7 @@ from typing import Any
 from coopgraph.envs import OVERCOOKED_CAPABILITIES
 from coopgraph.envs.overcooked.affordances import OvercookedAffordances
 from coopgraph.envs.overcooked.belief import OvercookedBelief
+from coopgraph.envs.overcooked.env import OvercookedAgentInfo
 from coopgraph.envs.overcooked.skillbook import ActionManager
 from coopgraph.envs.protocol import AgentKit, Message
 
@@ -18,10 +19,10 @@ def read_message(belief: Any, message: Message) -> None:
     """Nothing to fold in: the whole kitchen is in every observation, and LLM-Co's messages state no facts."""
 
 
-def make_kit(env_info: dict[str, Any]) -> AgentKit:
+def make_kit(env_info: OvercookedAgentInfo) -> AgentKit:
     """Registered as the `overcooked` kit; `env_info` is `OvercookedEnv.agent_info(agent_id)`. The second cook
     (`agent_index` 1, Bob) is the one LLM-Co's stalemate rule moves out of the way."""
-    belief = OvercookedBelief(env_info["agent_id"], env_info)
+    belief = OvercookedBelief(env_info.agent_id, env_info)
     return AgentKit(
         belief=belief,
         affordances=OvercookedAffordances(),

@@ -12,12 +12,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coopgraph.envs.capabilities import DISCOVERY, SUBGOAL, ProgressEvent
 from coopgraph.envs.protocol import GoalPredicate, HouseObservation, Observation, Point, RoomInfo
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, distance
 from coopgraph.envs.tdw_mat.rules import TDWRules
+
+if TYPE_CHECKING:
+    from coopgraph.envs.tdw_mat.env import TDWAgentInfo
 
 #: Left turns in place that sweep a room (16 x 15 = 240 degrees): the room is then explored `all`.
 SWEEP_TURNS = 16
@@ -73,20 +76,20 @@ class Partner:
 class TDWBelief:
     """Semantic memory of one agent; declares `objects`, `goals`, `rooms`, `spatial`, `containers`, `partners`."""
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: TDWAgentInfo) -> None:
         self.agent_id = agent_id
-        self.name: str = env_info["agent_name"]
-        self.plan: FloorPlan = env_info["floorplan"]
-        self.rules: TDWRules = env_info["rules"]
-        self.goal: list[GoalPredicate] = list(env_info["goal"])
-        self.bed_id: int = env_info["bed_id"]
-        self.rooms: dict[int, RoomInfo] = {r.id: r for r in env_info["rooms"]}
+        self.name: str = env_info.agent_name
+        self.plan: FloorPlan = env_info.floorplan
+        self.rules: TDWRules = env_info.rules
+        self.goal: list[GoalPredicate] = list(env_info.goal)
+        self.bed_id: int = env_info.bed_id
+        self.rooms: dict[int, RoomInfo] = {r.id: r for r in env_info.rooms}
         self.explored: dict[int, str] = dict.fromkeys(self.rooms, "none")
         self.objects: dict[int, Known] = {}
         self.hand_items: list[int] = []
         self.contents: dict[int, list[int]] = {}
         self.transported: set[int] = set()
-        self.partners: dict[str, Partner] = {a: Partner(a, n) for a, n in env_info["agent_names"].items()
+        self.partners: dict[str, Partner] = {a: Partner(a, n) for a, n in env_info.agent_names.items()
                                              if a != agent_id}
         self.partner_intents: dict[str, PartnerIntent] = {}
         self.position: Point = (0.0, 0.0)

@@ -13,11 +13,11 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 
-from coopgraph.envs.protocol import PrimitiveAction
+from coopgraph.envs.protocol import AgentInfo, GoalPredicate, PrimitiveAction, RoomInfo, TimeUnit
 from coopgraph.envs.tdw_mat.episode import TDWEpisode, load_episode
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, load_floorplan
 from coopgraph.envs.tdw_mat.metrics import AgentMetrics, TDWMetrics
@@ -31,10 +31,29 @@ from coopgraph.envs.text_spaces import TextSpaces
 ONGOING, SUCCESS, FAILURE = 0, 1, 2
 
 
+class TDWAgentInfo(AgentInfo):
+    """What a TDW-MAT agent knows before the first frame: the house, the goal, who is who, the rules.
+    `oracle_episode` is privileged: only the full-information oracle reads it."""
+
+    agent_names: dict[str, str]
+    goal: list[GoalPredicate]
+    task: str
+    rooms: list[RoomInfo]
+    floorplan: FloorPlan
+    bed_id: int
+    rules: TDWRules
+    config: TDWRules
+    primitives: list[str]
+    faithful_explore: bool
+    oracle_episode: TDWEpisode
+
+
 class TDWMatEnv(TextSpaces, ParallelEnv):
     """Two to four agents transport targets, by hand or in containers, to the bed within 3000 frames."""
 
     metadata = {"name": "tdw_mat_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    time_unit: ClassVar[TimeUnit] = "frames"
+    default_episode: ClassVar[str] = "train/0"
 
     def __init__(self, episode: str | int = "train/0", *, num_agents: int = 2, dataset: str | Path | None = None,
                  max_steps: int | None = None, faithful_explore: bool = False, name: str = "tdw-mat",
@@ -160,29 +179,21 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
             "success": world.delivered() == len(world.targets),
         }
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
+
+    def agent_info(self, agent_id: str) -> TDWAgentInfo:
         """What a team member may know before the first frame: the house, the goal, who is who, the rules."""
         world = self.world
-        return {
-            "env": self.name,
-            "episode_id": self.episode.episode_id,
-            "agent_id": agent_id,
-            "agent_name": world.agents[agent_id].name,
-            "agents": list(self.possible_agents),
-            "agent_names": {a.id: a.name for a in world.agents.values()},
-            "goal": goal_predicates(world),
-            "goal_text": self.episode.goal_text(),
-            "task": self.episode.task,
-            "rooms": room_infos(self.plan),
-            "floorplan": self.plan,
-            "bed_id": BED_ID,
-            "rules": self.rules,
-            "config": self.rules,
-            "primitives": list(PRIMITIVES),
-            "faithful_explore": self.faithful_explore,
-            "oracle_episode": self.episode,  # privileged: only the full-information oracle reads it
-            "max_steps": self.horizon,
-        }
+        return TDWAgentInfo(
+            env=self.name, episode_id=self.episode.episode_id, agent_id=agent_id,
+            agent_name=world.agents[agent_id].name, agents=list(self.possible_agents),
+            agent_names={a.id: a.name for a in world.agents.values()}, goal=goal_predicates(world),
+            goal_text=self.episode.goal_text(), task=self.episode.task, rooms=room_infos(self.plan),
+            floorplan=self.plan, bed_id=BED_ID, rules=self.rules, config=self.rules, primitives=list(PRIMITIVES),
+            faithful_explore=self.faithful_explore, oracle_episode=self.episode, max_steps=self.horizon,
+        )
 
     def metrics(self) -> TDWMetrics:
         world = self.world

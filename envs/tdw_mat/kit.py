@@ -9,12 +9,12 @@ into an action.
 from __future__ import annotations
 
 import re
-from typing import Any
 
 from coopgraph.envs import TDW_MAT_CAPABILITIES
 from coopgraph.envs.protocol import LABEL, AgentKit, Message
 from coopgraph.envs.tdw_mat.affordances import TDWAffordances
 from coopgraph.envs.tdw_mat.belief import TDWBelief
+from coopgraph.envs.tdw_mat.env import TDWAgentInfo
 from coopgraph.envs.tdw_mat.news import TDWNewsReporter
 from coopgraph.envs.tdw_mat.skillbook import TDWSkillBook
 
@@ -49,14 +49,13 @@ def read_message(belief: TDWBelief, message: Message) -> None:
                 belief.note_told(object_id, name, kind, rooms[0])
 
 
-def make_kit(env_info: dict[str, Any]) -> AgentKit:
+def make_kit(env_info: TDWAgentInfo) -> AgentKit:
     """Registered as the `tdw-mat` kit; `env_info` is `TDWMatEnv.agent_info(agent_id)`."""
-    belief = TDWBelief(env_info["agent_id"], env_info)
+    belief = TDWBelief(env_info.agent_id, env_info)
     return AgentKit(
         belief=belief,
         affordances=TDWAffordances(),
-        skillbook=TDWSkillBook(env_info["floorplan"], env_info["bed_id"],
-                               faithful_explore=bool(env_info.get("faithful_explore", False))),
+        skillbook=TDWSkillBook(env_info.floorplan, env_info.bed_id, faithful_explore=env_info.faithful_explore),
         read_message=read_message,
         prompt_env="tdw-mat",
         capabilities=frozenset(TDW_MAT_CAPABILITIES),

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 from coopgraph.envs.capabilities import ProgressEvent
 from coopgraph.envs.protocol import (
@@ -23,6 +23,9 @@ from coopgraph.envs.protocol import (
 )
 from coopgraph.testing.toyhouse.grid import Cell, Grid
 from coopgraph.testing.toyhouse.world import HouseRules
+
+if TYPE_CHECKING:
+    from coopgraph.testing.toyhouse.env import ToyhouseAgentInfo
 
 
 @dataclass
@@ -90,17 +93,17 @@ class HouseBelief:
     walk_speed: float = 1.0  # cells per tick
     reach: float = 0.0  # an agent touches only what is on its own cell
 
-    def __init__(self, agent_id: str, env_info: dict[str, Any]) -> None:
+    def __init__(self, agent_id: str, env_info: ToyhouseAgentInfo) -> None:
         self.agent_id = agent_id
-        self.agent_name: str = env_info.get("agent_name", agent_id)
-        self.goal: list[GoalPredicate] = [GoalPredicate.model_validate(g) for g in env_info["goal"]]
+        self.agent_name: str = env_info.agent_name
+        self.goal: list[GoalPredicate] = list(env_info.goal)
         self.goal_classes = {p.object_name for p in self.goal}
-        self.rooms: dict[int, RoomInfo] = {r.id: r for r in (RoomInfo.model_validate(x) for x in env_info["rooms"])}
-        self.grid: Grid = env_info["grid"]
-        self.rules: HouseRules = HouseRules.model_validate(env_info.get("config") or {})
-        names: dict[str, str] = env_info.get("agent_names", {})
+        self.rooms: dict[int, RoomInfo] = {r.id: r for r in env_info.rooms}
+        self.grid: Grid = env_info.grid
+        self.rules: HouseRules = env_info.config
+        names: dict[str, str] = env_info.agent_names
         self.partners: dict[str, PartnerNote] = {
-            a: PartnerNote(agent_id=a, name=names.get(a, a)) for a in env_info.get("agents", []) if a != agent_id}
+            a: PartnerNote(agent_id=a, name=names.get(a, a)) for a in env_info.agents if a != agent_id}
         self.partner_intents: dict[str, Intent] = {}
         self.intent: Intent | None = None  # this agent's own last announced plan
         self.objects: dict[int, Known] = {}

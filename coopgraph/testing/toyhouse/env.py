@@ -7,14 +7,15 @@ act in an order that rotates every tick, so two grabs of one item resolve the sa
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel
 
-from coopgraph.envs.protocol import HouseObservation, PrimitiveAction
+from coopgraph.envs.protocol import AgentInfo, GoalPredicate, HouseObservation, PrimitiveAction, RoomInfo, TimeUnit
 from coopgraph.envs.text_spaces import TextSpaces
 from coopgraph.testing.toyhouse.episodes import EpisodeSpec, grid, load_episode
+from coopgraph.testing.toyhouse.grid import Grid
 from coopgraph.testing.toyhouse.observe import describe_goal, observe, room_infos
 from coopgraph.testing.toyhouse.world import AGENT_IDS, HouseRules, Outcome, World
 
@@ -43,10 +44,22 @@ class HouseMetrics(BaseModel):
         return {key: float(value) for key, value in self.model_dump(exclude={"per_agent"}).items()}
 
 
+class ToyhouseAgentInfo(AgentInfo):
+    """What a toyhouse agent knows before the first tick: who is who, the goal, the house's grid, the rules."""
+
+    agent_names: dict[str, str]
+    goal: list[GoalPredicate]
+    rooms: list[RoomInfo]
+    grid: Grid
+    config: HouseRules
+
+
 class ToyhouseEnv(TextSpaces, ParallelEnv):
     """Two agents (or one) fetch items and deliver them to surfaces and containers in a three-room house."""
 
     metadata = {"name": "toyhouse_v0", "render_modes": ["ansi"], "is_parallelizable": True}
+    time_unit: ClassVar[TimeUnit] = "ticks"
+    default_episode: ClassVar[str] = "toyhouse/0"
 
     def __init__(self, episode: str = "toyhouse/0", *, num_agents: int = 2, max_steps: int | None = None,
                  name: str = "toyhouse", render_mode: str | None = None, **rules: Any) -> None:
@@ -158,23 +171,24 @@ class ToyhouseEnv(TextSpaces, ParallelEnv):
             "success": self.world.is_done(),
         }
 
-    def agent_info(self, agent_id: str) -> dict[str, Any]:
+    @property
+    def episode_id(self) -> str:
+        return self.episode.episode_id
+
+    def layout(self) -> dict[str, Any] | None:
+        """None: the trace viewer draws no map of the toyhouse."""
+        return None
+
+    def agent_info(self, agent_id: str) -> ToyhouseAgentInfo:
         """What a team member may know before the first tick (`TeamMember.reset`'s env_info)."""
         world = self.world
-        return {
-            "env": self.name,
-            "episode_id": self.episode.episode_id,
-            "agent_id": agent_id,
-            "agent_name": world.agents[agent_id].name,
-            "agents": list(self.possible_agents),
-            "agent_names": {a.id: a.name for a in world.agents.values()},
-            "goal": list(world.goal),
-            "goal_text": describe_goal(world.goal),
-            "rooms": room_infos(self.grid),
-            "grid": self.grid,
-            "config": self.config,
-            "max_steps": self.horizon,
-        }
+        return ToyhouseAgentInfo(
+            env=self.name, episode_id=self.episode.episode_id, agent_id=agent_id,
+            agent_name=world.agents[agent_id].name,
+            agents=list(self.possible_agents), agent_names={a.id: a.name for a in world.agents.values()},
+            goal=list(world.goal), goal_text=describe_goal(world.goal), rooms=room_infos(self.grid), grid=self.grid,
+            config=self.config, max_steps=self.horizon,
+        )
 
     def metrics(self) -> HouseMetrics:
         agents = list(self.world.agents.values())

@@ -10,11 +10,20 @@ the kit's template news before a plan.
 
 from __future__ import annotations
 
-from typing import Any, cast
+from typing import cast
 
-from coopgraph.envs.protocol import WAIT, Affordance, AffordanceGroup, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import (
+    WAIT,
+    Affordance,
+    AffordanceGroup,
+    AgentInfo,
+    Observation,
+    PrimitiveAction,
+    SkillStatus,
+)
 from coopgraph.testing.toyhouse import estimates
 from coopgraph.testing.toyhouse.belief import HouseBelief
+from coopgraph.testing.toyhouse.env import ToyhouseAgentInfo
 from coopgraph.testing.toyhouse.kit import make_kit
 
 G = AffordanceGroup
@@ -56,10 +65,10 @@ class HouseExpert:
         self.communicate = communicate
         self.plan: Affordance | None = None
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
-        self.kit = make_kit(env_info)
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        self.kit = make_kit(cast(ToyhouseAgentInfo, env_info))
         self.belief = cast(HouseBelief, self.kit.belief)
-        partners = len(env_info.get("agents", [])) > 1
+        partners = len(env_info.agents) > 1
         self.reporter = self.kit.news(self.belief) if self.communicate and partners and self.kit.news else None
         self.plan = None
 

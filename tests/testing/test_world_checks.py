@@ -1,0 +1,45 @@
+"""`check_world` passes on every shipped world and names the problem of a world that breaks the protocol."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any, ClassVar
+
+import pytest
+
+from coopgraph import envs
+from coopgraph.envs import registry
+from coopgraph.testing import check_world
+from coopgraph.testing.toyhouse.env import ToyhouseEnv
+
+
+@pytest.mark.parametrize("name", envs.registered())
+def test_every_shipped_world_implements_the_world_protocol(name: str) -> None:
+    report = check_world(name)
+    assert report.env == name
+    assert report.info_type.endswith("AgentInfo") and report.info_type != "AgentInfo"
+    assert {"success", "steps"} <= set(report.summary)
+
+
+class _SecondsWorld(ToyhouseEnv):
+    time_unit: ClassVar[Any] = "seconds"
+
+
+class _OtherDefaultWorld(ToyhouseEnv):
+    default_episode: ClassVar[str] = "toyhouse/1"
+
+
+@pytest.fixture
+def broken_world() -> Iterator[str]:
+    name = "toyhouse-broken-world"
+    yield name
+    registry._REGISTRY.pop(name, None)
+    registry._DEFAULT_EPISODES.pop(name, None)
+
+
+@pytest.mark.parametrize(("world", "problem"), [(_SecondsWorld, "time_unit 'seconds'"),
+                                                (_OtherDefaultWorld, "default_episode 'toyhouse/1'")])
+def test_a_world_breaking_the_protocol_is_named_with_its_problem(broken_world: str, world: type, problem: str) -> None:
+    envs.register(broken_world, lambda **options: world(name=broken_world, **options), default_episode="toyhouse/0")
+    with pytest.raises(AssertionError, match=rf"check_world\('{broken_world}'\): {problem}"):
+        check_world(broken_world)
