@@ -15,6 +15,7 @@ from coopgraph.envs.kit_member import KitMember
 from coopgraph.envs.protocol import (
     WAIT,
     Affordance,
+    AgentInfo,
     Message,
     Observation,
     PrimitiveAction,
@@ -40,9 +41,9 @@ class HumanMember(KitMember):
         self.heard: list[Message] = []
         self.tracer: Any = None
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
-        self.env, self.agent, self.heard = str(env_info["env"]), agent_id, []
+        self.env, self.agent, self.heard = env_info.env, agent_id, []
 
     def set_tracer(self, tracer: Any) -> None:
         self.tracer = tracer

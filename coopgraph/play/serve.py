@@ -19,6 +19,7 @@ from typing import Any
 
 import uvicorn
 
+from coopgraph.envs.protocol import World
 from coopgraph.play.known_map import house_layout
 from coopgraph.play.ratings import Ratings, store_ratings
 from coopgraph.play.session import human_agent, play_episode
@@ -36,7 +37,7 @@ def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any
     world = envs.make(env, episode=episode, num_agents=len(team), **env_options)
     try:
         agents = list(world.possible_agents)
-        layout = world.layout() if callable(getattr(world, "layout", None)) else None
+        layout = world.layout() if isinstance(world, World) else None
     finally:
         world.close()
     return {"env": env, "episode": episode, "agents": agents, "agent": human_agent(team, agents),
