@@ -58,9 +58,10 @@ def _team_means(store: Any, suite: str) -> dict[str, dict[str, Any]]:
 @app.command("eval")
 def eval_suite(
     suite: str = typer.Argument(..., help="suite YAML file, or a shipped suite name (cwah-baselines); `reasoning` "
-                                "scores LLM-Co's reasoning questions instead (`eval reasoning CSV`)"),
-    questions: Path = typer.Argument(None, help="with `reasoning`: a question file in LLM-Co's CSV format",
-                                     show_default=False),
+                                "scores LLM-Co's reasoning questions instead (`eval reasoning [CSV|SET]`)"),
+    questions: Path = typer.Argument(None, help="with `reasoning`: a question file in LLM-Co's CSV format, or a "
+                                     "shipped set: full (LLM-Co's 198 questions, the default), sample (6 of its "
+                                     "rows), coopgraph (408 from coopgraph's worlds)", show_default=False),
     out: Path = typer.Option(None, "--out", help="folder for the result store and traces (required for a suite; "
                              "reasoning: default runs/reasoning)"),
     workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes"),

@@ -90,6 +90,16 @@ def answer_row(run: ReasoningRun, config: str, question: Question, trial: int, a
             "wall_time_s": round(time.time() - started, 4), "host": socket.gethostname()}
 
 
+def prefix_order(questions: list[Question]) -> list[Question]:
+    """The questions grouped by their shared opening turns (directive, then game description), in file order within
+    a group: consecutive questions then share a prompt prefix that a llama.cpp server keeps evaluated, so a file whose
+    rows repeat a long game description costs its prompt tokens once per group, not once per question."""
+    groups: dict[tuple[str, str], list[Question]] = {}
+    for question in questions:
+        groups.setdefault((question.directive, question.description), []).append(question)
+    return [question for group in groups.values() for question in group]
+
+
 def run_questions(run: ReasoningRun, store: ResultStore, out: Path, make_lm: Callable[[int, Tracer], Any],
                   program: Any, on_answer: Callable[[dict[str, Any]], None] | None = None) -> RunSummary:
     """Ask every question not yet stored for each trial; `make_lm(trial, tracer)` gives that trial's model."""
@@ -98,7 +108,7 @@ def run_questions(run: ReasoningRun, store: ResultStore, out: Path, make_lm: Cal
             and key[5] == config}
     summary = RunSummary()
     for trial in range(run.trials):
-        todo = [q for q in run.questions if (q.id, trial) not in done]
+        todo = prefix_order([q for q in run.questions if (q.id, trial) not in done])
         summary.skipped_done += len(run.questions) - len(todo)
         if not todo:
             continue

@@ -122,8 +122,47 @@ def test_an_answer_outside_the_options_is_reported_and_skipped(tmp_path: Path,
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert payload["questions"] == 2 and set(payload["types"]) == {"TOM", "JP"}
-    assert payload["skipped"] == [{"line": 2, "kind": "EC", "reason": "answer Z is not among its options (A-D)"}]
-    assert f"{path}:2: EC question skipped" in result.stderr
+    assert payload["skipped"] == [{"id": "1/EC", "row": 1, "line": 2, "kind": "EC",
+                                   "reason": "answer Z is not among its options (A, B, C, D)"}]
+    assert payload["in_file"] == 3 and payload["scored_in_file"] == 2 and payload["set"] is None
+    text = runner.invoke(app, ["eval", "reasoning", str(path), "--out", str(tmp_path / "out"), "--trials", "1"])
+    assert f"{path}:2: EC question of row 1 left out: answer Z is not among" in text.stderr
+    assert f"{path}: 2 of 3 questions scored, 1 left out (above)" in text.stderr
+
+
+@pytest.mark.parametrize("named", [[], ["full"]])
+def test_the_full_set_is_the_default_and_names_what_it_leaves_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  named: list[str]) -> None:
+    use_model(monkeypatch, ["Answer: A."])
+    result = runner.invoke(app, ["eval", "reasoning", *named, "--out", str(tmp_path), "--trials", "1", "--limit", "3",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["set"] == "full" and payload["suite"] == "reasoning-llmco_full"
+    assert (payload["in_file"], payload["scored_in_file"], payload["questions"]) == (198, 192, 3)
+    assert [s["id"] for s in payload["skipped"]] == ["11/EC", "13/EC", "36/TOM", "51/EC", "54/JP", "57/EC"]
+    assert all(s["reason"] for s in payload["skipped"])
+
+
+def test_the_sample_keeps_its_suite_when_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_model(monkeypatch, ["Answer: A."])
+    result = runner.invoke(app, ["eval", "reasoning", "sample", "--out", str(tmp_path), "--trials", "1", "--limit",
+                                 "2", "--json"])
+    payload = json.loads(result.stdout)
+    assert payload["suite"] == "reasoning-llmco_sample" and payload["csv"] == str(SAMPLE)
+    assert (payload["in_file"], payload["skipped"]) == (18, [])
+
+
+def test_questions_sharing_a_prompt_prefix_are_asked_one_after_another() -> None:
+    from coopgraph.evals.reasoning.run import prefix_order
+
+    questions, _ = load_questions(SAMPLE)
+    ordered = prefix_order(questions)
+    assert sorted(q.id for q in ordered) == sorted(q.id for q in questions)
+    openings = [(q.directive, q.description) for q in ordered]
+    runs = [o for i, o in enumerate(openings) if i == 0 or o != openings[i - 1]]
+    assert len(runs) == len(set(openings)) < len(openings)  # each shared opening asked in one run
+    assert ordered[0] == questions[0]
 
 
 def test_sample_scores_eighteen_questions_with_chance_beside_each(tmp_path: Path,
