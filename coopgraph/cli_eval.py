@@ -66,7 +66,8 @@ def eval_suite(
                              "reasoning: default runs/reasoning)"),
     workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes"),
     llm: str = typer.Option(None, "--llm", help="override every graph agent's LLM (local, openai:M, vllm:M)"),
-    limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team"),
+    limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team (reasoning: N questions "
+                              "spread over every type and game)"),
     max_steps: int = typer.Option(None, "--max-steps", min=1, help="cap every episode's steps (quick trials; "
                                   "stored apart from full-length runs)"),
     backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray"),

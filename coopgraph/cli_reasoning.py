@@ -34,7 +34,7 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
     from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.reasoning.asking import load_program
     from coopgraph.evals.reasoning.questions import QuestionFileError, load_questions
-    from coopgraph.evals.reasoning.run import ReasoningRun, run_questions
+    from coopgraph.evals.reasoning.run import ReasoningRun, run_questions, spread
     from coopgraph.evals.reasoning.scoring import SCORERS
     from coopgraph.evals.reasoning.sets import resolve_questions
     from coopgraph.evals.reasoning.summary import accuracy_summary
@@ -60,7 +60,7 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         console.print(f"{escape(str(questions_file))}: {len(questions)} of {in_file} questions scored, "
                       f"{len(skipped)} left out (above)", highlight=False)
     scored_in_file = len(questions)
-    questions = questions[:limit]
+    questions = spread(questions, limit)
     if not questions:
         fail(f"{questions_file}: no question to score")
     run = ReasoningRun(questions_file, questions, settings.setting, trials, program)
@@ -78,8 +78,9 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         fail(str(exc))
     with store:
         result = run_questions(run, store, out, make_lm, loaded)
+        asked_ids = {q.id for q in questions}  # a --limit run reports its own questions, not all ever stored
         rows = [r for r in store.rows(suite=run.suite) if r["team"] == run.team
-                and r["config_hash"] == run.config_hash()]
+                and r["config_hash"] == run.config_hash() and r["episode"] in asked_ids]
     summary = accuracy_summary(rows, scorer)  # type: ignore[arg-type]
     payload = {"csv": str(questions_file), "set": set_name, "in_file": in_file, "scored_in_file": scored_in_file,
                "suite": run.suite, "llm": run.team, "out": str(out),

@@ -10,6 +10,7 @@ and a `reasoning_answer` event with the prompt, the reply and both readings.
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import socket
 import time
@@ -88,6 +89,26 @@ def answer_row(run: ReasoningRun, config: str, question: Question, trial: int, a
             "prompt_tokens": usage[1], "completion_tokens": usage[2], "invalid_answers": float(fixed.letter is None),
             "trace_path": str(trace), "started_at": started, "finished_at": time.time(),
             "wall_time_s": round(time.time() - started, 4), "host": socket.gethostname()}
+
+
+def spread(questions: list[Question], limit: int | None) -> list[Question]:
+    """At most `limit` questions covering every question type and game alike, in file order: one from each
+    (type, game) stratum in turn, each stratum's in a fixed shuffled order. The first N of a file would be one game
+    (the full set starts with 28 Hanabi rows); a larger limit keeps every question a smaller one chose, so a run
+    can be widened and resumed."""
+    if limit is None or limit >= len(questions):
+        return list(questions)
+    strata: dict[tuple[str, str], list[Question]] = {}
+    for question in questions:
+        strata.setdefault((question.kind, question.game), []).append(question)
+    for (kind, game), members in strata.items():
+        random.Random(f"{kind}/{game}").shuffle(members)
+    chosen: set[str] = set()
+    for depth in range(max(len(m) for m in strata.values())):
+        for members in strata.values():
+            if depth < len(members) and len(chosen) < limit:
+                chosen.add(members[depth].id)
+    return [q for q in questions if q.id in chosen]
 
 
 def prefix_order(questions: list[Question]) -> list[Question]:

@@ -18,6 +18,7 @@ from coopgraph.testing import scripted_lm
 from coopgraph.tracing import read_events
 
 SAMPLE = Path(__file__).resolve().parents[2] / "evals" / "reasoning" / "data" / "llmco_sample.csv"
+FULL = SAMPLE.with_name("llmco_full.csv")
 SHARED_SAMPLE = Path("/work/shared/data/llmco_tom/sample.csv")
 runner = CliRunner()
 
@@ -140,6 +141,7 @@ def test_the_full_set_is_the_default_and_names_what_it_leaves_out(tmp_path: Path
     payload = json.loads(result.stdout)
     assert payload["set"] == "full" and payload["suite"] == "reasoning-llmco_full"
     assert (payload["in_file"], payload["scored_in_file"], payload["questions"]) == (198, 192, 3)
+    assert set(payload["types"]) == {"EC", "TOM", "JP"}  # a limit spreads over the types
     assert [s["id"] for s in payload["skipped"]] == ["11/EC", "13/EC", "36/TOM", "51/EC", "54/JP", "57/EC"]
     assert all(s["reason"] for s in payload["skipped"])
 
@@ -153,15 +155,27 @@ def test_the_sample_keeps_its_suite_when_named(tmp_path: Path, monkeypatch: pyte
     assert (payload["in_file"], payload["skipped"]) == (18, [])
 
 
+def test_a_limit_spreads_over_every_type_and_game_and_grows_by_adding() -> None:
+    from coopgraph.evals.reasoning.run import spread
+
+    questions, _ = load_questions(FULL)
+    few, more = spread(questions, 9), spread(questions, 45)
+    assert sorted((q.kind, q.game) for q in few) == sorted(
+        (kind, game) for kind in ("EC", "TOM", "JP") for game in ("Hanabi", "Overcooked", "CollabGames"))
+    assert {q.id for q in few} <= {q.id for q in more} and len(more) == 45
+    assert [q.line for q in more] == sorted(q.line for q in more)  # file order kept
+    assert spread(questions, None) == questions == spread(questions, 500)
+
+
 def test_questions_sharing_a_prompt_prefix_are_asked_one_after_another() -> None:
     from coopgraph.evals.reasoning.run import prefix_order
 
-    questions, _ = load_questions(SAMPLE)
+    questions, _ = load_questions(FULL)
     ordered = prefix_order(questions)
     assert sorted(q.id for q in ordered) == sorted(q.id for q in questions)
     openings = [(q.directive, q.description) for q in ordered]
     runs = [o for i, o in enumerate(openings) if i == 0 or o != openings[i - 1]]
-    assert len(runs) == len(set(openings)) < len(openings)  # each shared opening asked in one run
+    assert len(runs) == len(set(openings)) == 45  # each shared opening asked in one run
     assert ordered[0] == questions[0]
 
 
