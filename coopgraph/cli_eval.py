@@ -60,14 +60,16 @@ def _team_means(store: Any, suite: str) -> dict[str, dict[str, Any]]:
 @app.command("eval")
 def eval_suite(
     suite: str = typer.Argument(..., help="suite YAML file, or a shipped suite name (cwah-baselines); `reasoning` "
-                                "scores LLM-Co's reasoning questions instead (`eval reasoning CSV`)"),
-    questions: Path = typer.Argument(None, help="with `reasoning`: a question file in LLM-Co's CSV format",
-                                     show_default=False),
+                                "scores LLM-Co's reasoning questions instead (`eval reasoning [CSV|SET]`)"),
+    questions: Path = typer.Argument(None, help="with `reasoning`: a question file in LLM-Co's CSV format, or a "
+                                     "shipped set: full (LLM-Co's 198 questions, the default), sample (6 of its "
+                                     "rows), coopgraph (408 from coopgraph's worlds)", show_default=False),
     out: Path = typer.Option(None, "--out", help="folder for the result store and traces (required for a suite; "
                              "reasoning: default runs/reasoning)"),
     workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes"),
     llm: str = typer.Option(None, "--llm", help="override every graph agent's LLM (local, openai:M, vllm:M)"),
-    limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team"),
+    limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team (reasoning: N questions "
+                              "spread over every type and game)"),
     max_steps: int = typer.Option(None, "--max-steps", min=1, help="cap every episode's steps (quick trials; "
                                   "stored apart from full-length runs)"),
     backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray"),

@@ -28,7 +28,8 @@ def optimize(
     target: str = typer.Argument(None, help="`reasoning` tunes the reasoning prompt on a question file instead of "
                                  "a node on decision points (`optimize reasoning CSV`)"),
     questions: Path = typer.Argument(None, help="with `reasoning`: a question file with a Split column "
-                                     "(`coopgraph data reasoning`)", show_default=False),
+                                     "(`coopgraph data reasoning`), or the shipped set `coopgraph`",
+                                     show_default=False),
     data: Path = typer.Option(None, "--data", help="decision points from `coopgraph data decisions`"),
     out: Path = typer.Option(..., "-o", "--out", help="where to save the tuned program (DSPy JSON)"),
     spec: str = typer.Option("coela", "--spec", help="graph spec whose node is tuned"),

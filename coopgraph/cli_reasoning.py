@@ -34,16 +34,15 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
     from coopgraph.cli_run import check_out_folder
     from coopgraph.evals.reasoning.asking import load_program
     from coopgraph.evals.reasoning.questions import QuestionFileError, load_questions
-    from coopgraph.evals.reasoning.run import ReasoningRun, run_questions
+    from coopgraph.evals.reasoning.run import ReasoningRun, run_questions, spread
     from coopgraph.evals.reasoning.scoring import SCORERS
+    from coopgraph.evals.reasoning.sets import resolve_questions
     from coopgraph.evals.reasoning.summary import accuracy_summary
     from coopgraph.evals.store import StoreDamaged, open_store
     from coopgraph.llm import factory
     from coopgraph.llm.settings import LLMSettingError, parse_setting
 
-    if questions_file is None:
-        fail("name a question file: coopgraph eval reasoning CSV (LLM-Co's format; shipped: "
-             "evals/reasoning/data/llmco_sample.csv, evals/reasoning/data/coopgraph_reasoning.csv)")
+    questions_file, set_name = resolve_questions(questions_file)
     if scorer not in SCORERS:
         fail(f"unknown --scorer {scorer!r}; use one of: {', '.join(SCORERS)}")
     if program is not None and not program.is_file():
@@ -56,7 +55,12 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         fail(str(exc))
     for bad in skipped:
         console.print(f"[yellow]{escape(str(bad))}[/yellow]", highlight=False)
-    questions = questions[:limit]
+    in_file = len(questions) + len(skipped)
+    if skipped and not as_json:
+        console.print(f"{escape(str(questions_file))}: {len(questions)} of {in_file} questions scored, "
+                      f"{len(skipped)} left out (above)", highlight=False)
+    scored_in_file = len(questions)
+    questions = spread(questions, limit)
     if not questions:
         fail(f"{questions_file}: no question to score")
     run = ReasoningRun(questions_file, questions, settings.setting, trials, program)
@@ -74,13 +78,15 @@ def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, l
         fail(str(exc))
     with store:
         result = run_questions(run, store, out, make_lm, loaded)
+        asked_ids = {q.id for q in questions}  # a --limit run reports its own questions, not all ever stored
         rows = [r for r in store.rows(suite=run.suite) if r["team"] == run.team
-                and r["config_hash"] == run.config_hash()]
+                and r["config_hash"] == run.config_hash() and r["episode"] in asked_ids]
     summary = accuracy_summary(rows, scorer)  # type: ignore[arg-type]
-    payload = {"csv": str(questions_file), "suite": run.suite, "llm": run.team, "out": str(out),
+    payload = {"csv": str(questions_file), "set": set_name, "in_file": in_file, "scored_in_file": scored_in_file,
+               "suite": run.suite, "llm": run.team, "out": str(out),
                "store": str(store.path), "trials": trials, "asked": result.asked, "skipped_done": result.skipped_done,
                "failed": result.failed, "interrupted": result.interrupted,
-               "skipped": [{"line": s.line, "kind": s.kind, "reason": s.reason} for s in skipped], **summary}
+               "skipped": [s.as_dict() for s in skipped], **summary}
     if as_json:
         emit_json(payload)
     else:
@@ -102,13 +108,15 @@ def optimize_reasoning(questions_file: Path | None, *, out: Path, optimizer: str
     from coopgraph.evals.optimize import OPTIMIZERS
     from coopgraph.evals.reasoning.asking import load_program
     from coopgraph.evals.reasoning.questions import QuestionFileError, load_questions
+    from coopgraph.evals.reasoning.sets import resolve_questions
     from coopgraph.evals.reasoning.tuning import measure, split_questions, tune
     from coopgraph.llm import factory
     from coopgraph.llm.settings import LLMSettingError
 
     if questions_file is None:
         fail("name a question file: coopgraph optimize reasoning CSV -o PROGRAM.json (one with a Split column, "
-             "e.g. evals/reasoning/data/coopgraph_reasoning.csv)")
+             "e.g. the shipped set `coopgraph`)")
+    questions_file, _ = resolve_questions(questions_file)
     if optimizer not in OPTIMIZERS:
         fail(f"unknown optimizer {optimizer!r}; use one of: {', '.join(OPTIMIZERS)}")
     try:

@@ -10,6 +10,7 @@ and a `reasoning_answer` event with the prompt, the reply and both readings.
 from __future__ import annotations
 
 import hashlib
+import random
 import re
 import socket
 import time
@@ -90,6 +91,36 @@ def answer_row(run: ReasoningRun, config: str, question: Question, trial: int, a
             "wall_time_s": round(time.time() - started, 4), "host": socket.gethostname()}
 
 
+def spread(questions: list[Question], limit: int | None) -> list[Question]:
+    """At most `limit` questions covering every question type and game alike, in file order: one from each
+    (type, game) stratum in turn, each stratum's in a fixed shuffled order. The first N of a file would be one game
+    (the full set starts with 28 Hanabi rows); a larger limit keeps every question a smaller one chose, so a run
+    can be widened and resumed."""
+    if limit is None or limit >= len(questions):
+        return list(questions)
+    strata: dict[tuple[str, str], list[Question]] = {}
+    for question in questions:
+        strata.setdefault((question.kind, question.game), []).append(question)
+    for (kind, game), members in strata.items():
+        random.Random(f"{kind}/{game}").shuffle(members)
+    chosen: set[str] = set()
+    for depth in range(max(len(m) for m in strata.values())):
+        for members in strata.values():
+            if depth < len(members) and len(chosen) < limit:
+                chosen.add(members[depth].id)
+    return [q for q in questions if q.id in chosen]
+
+
+def prefix_order(questions: list[Question]) -> list[Question]:
+    """The questions grouped by their shared opening turns (directive, then game description), in file order within
+    a group: consecutive questions then share a prompt prefix that a llama.cpp server keeps evaluated, so a file whose
+    rows repeat a long game description costs its prompt tokens once per group, not once per question."""
+    groups: dict[tuple[str, str], list[Question]] = {}
+    for question in questions:
+        groups.setdefault((question.directive, question.description), []).append(question)
+    return [question for group in groups.values() for question in group]
+
+
 def run_questions(run: ReasoningRun, store: ResultStore, out: Path, make_lm: Callable[[int, Tracer], Any],
                   program: Any, on_answer: Callable[[dict[str, Any]], None] | None = None) -> RunSummary:
     """Ask every question not yet stored for each trial; `make_lm(trial, tracer)` gives that trial's model."""
@@ -98,7 +129,7 @@ def run_questions(run: ReasoningRun, store: ResultStore, out: Path, make_lm: Cal
             and key[5] == config}
     summary = RunSummary()
     for trial in range(run.trials):
-        todo = [q for q in run.questions if (q.id, trial) not in done]
+        todo = prefix_order([q for q in run.questions if (q.id, trial) not in done])
         summary.skipped_done += len(run.questions) - len(todo)
         if not todo:
             continue

@@ -19,6 +19,7 @@ from coopgraph.tracing import read_events
 from tests.evals.report_cells import check_cells
 
 SAMPLE = Path(__file__).resolve().parents[2] / "evals" / "reasoning" / "data" / "llmco_sample.csv"
+FULL = SAMPLE.with_name("llmco_full.csv")
 SHARED_SAMPLE = Path("/work/shared/data/llmco_tom/sample.csv")
 runner = CliRunner()
 
@@ -123,8 +124,60 @@ def test_an_answer_outside_the_options_is_reported_and_skipped(tmp_path: Path,
     assert result.exit_code == 0, result.output
     payload = json.loads(result.stdout)
     assert payload["questions"] == 2 and set(payload["types"]) == {"TOM", "JP"}
-    assert payload["skipped"] == [{"line": 2, "kind": "EC", "reason": "answer Z is not among its options (A-D)"}]
-    assert f"{path}:2: EC question skipped" in result.stderr
+    assert payload["skipped"] == [{"id": "1/EC", "row": 1, "line": 2, "kind": "EC",
+                                   "reason": "answer Z is not among its options (A, B, C, D)"}]
+    assert payload["in_file"] == 3 and payload["scored_in_file"] == 2 and payload["set"] is None
+    text = runner.invoke(app, ["eval", "reasoning", str(path), "--out", str(tmp_path / "out"), "--trials", "1"])
+    assert f"{path}:2: EC question of row 1 left out: answer Z is not among" in text.stderr
+    assert f"{path}: 2 of 3 questions scored, 1 left out (above)" in text.stderr
+
+
+@pytest.mark.parametrize("named", [[], ["full"]])
+def test_the_full_set_is_the_default_and_names_what_it_leaves_out(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                  named: list[str]) -> None:
+    use_model(monkeypatch, ["Answer: A."])
+    result = runner.invoke(app, ["eval", "reasoning", *named, "--out", str(tmp_path), "--trials", "1", "--limit", "3",
+                                 "--json"])
+    assert result.exit_code == 0, result.output
+    payload = json.loads(result.stdout)
+    assert payload["set"] == "full" and payload["suite"] == "reasoning-llmco_full"
+    assert (payload["in_file"], payload["scored_in_file"], payload["questions"]) == (198, 192, 3)
+    assert set(payload["types"]) == {"EC", "TOM", "JP"}  # a limit spreads over the types
+    assert [s["id"] for s in payload["skipped"]] == ["11/EC", "13/EC", "36/TOM", "51/EC", "54/JP", "57/EC"]
+    assert all(s["reason"] for s in payload["skipped"])
+
+
+def test_the_sample_keeps_its_suite_when_named(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    use_model(monkeypatch, ["Answer: A."])
+    result = runner.invoke(app, ["eval", "reasoning", "sample", "--out", str(tmp_path), "--trials", "1", "--limit",
+                                 "2", "--json"])
+    payload = json.loads(result.stdout)
+    assert payload["suite"] == "reasoning-llmco_sample" and Path(payload["csv"]).name == SAMPLE.name
+    assert (payload["in_file"], payload["skipped"]) == (18, [])
+
+
+def test_a_limit_spreads_over_every_type_and_game_and_grows_by_adding() -> None:
+    from coopgraph.evals.reasoning.run import spread
+
+    questions, _ = load_questions(FULL)
+    few, more = spread(questions, 9), spread(questions, 45)
+    assert sorted((q.kind, q.game) for q in few) == sorted(
+        (kind, game) for kind in ("EC", "TOM", "JP") for game in ("Hanabi", "Overcooked", "CollabGames"))
+    assert {q.id for q in few} <= {q.id for q in more} and len(more) == 45
+    assert [q.line for q in more] == sorted(q.line for q in more)  # file order kept
+    assert spread(questions, None) == questions == spread(questions, 500)
+
+
+def test_questions_sharing_a_prompt_prefix_are_asked_one_after_another() -> None:
+    from coopgraph.evals.reasoning.run import prefix_order
+
+    questions, _ = load_questions(FULL)
+    ordered = prefix_order(questions)
+    assert sorted(q.id for q in ordered) == sorted(q.id for q in questions)
+    openings = [(q.directive, q.description) for q in ordered]
+    runs = [o for i, o in enumerate(openings) if i == 0 or o != openings[i - 1]]
+    assert len(runs) == len(set(openings)) == 45  # each shared opening asked in one run
+    assert ordered[0] == questions[0]
 
 
 def test_sample_scores_eighteen_questions_with_chance_beside_each(tmp_path: Path,
