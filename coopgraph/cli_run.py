@@ -205,7 +205,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Run one episode with a team and print its metrics."""
-    from coopgraph.envs.registry import UnknownEnvironmentError, default_episode
+    from coopgraph.envs.registry import UnknownEnvironmentError, check_team_size, default_episode
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
@@ -224,6 +224,7 @@ def run(
         if episode is None:
             episode = default_episode(env)
         members = parse_team(team)
+        check_team_size(env, len(members))
         options = _parse_options(env_opt)
         if options:
             _check_env_options(env, options, episode, len(members))

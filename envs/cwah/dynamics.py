@@ -137,7 +137,7 @@ def _send(agent: AgentState, action: PrimitiveAction, config: CWAHConfig, step: 
         ok=True,
         reason=reason,
         chars_cut=cut,
-        message=Message(sender=agent.id, text=sent, step=step, truncated=bool(cut)),
+        message=Message(sender=agent.id, text=sent, step=step, truncated=bool(cut), to=action.recipient),
     )
 
 

@@ -158,7 +158,7 @@ class World:
             body.messages_sent += 1
             body.characters_sent += len(outcome.message.text)
             for other in self.agents.values():
-                if other.id != agent_id:
+                if outcome.message.reaches(other.id):
                     other.inbox.append(outcome.message)
         return outcome
 
@@ -183,7 +183,8 @@ class World:
         if kind == SEND_MESSAGE:
             text = (action.message or "").strip()
             limit = rules.max_message_chars
-            message = Message(sender=body.id, text=text[:limit], step=self.time, truncated=len(text) > limit)
+            message = Message(sender=body.id, text=text[:limit], step=self.time, truncated=len(text) > limit,
+                              to=action.recipient)
             return Outcome(action, rules.message_frames(message.text), group=AffordanceGroup.COMMUNICATE,
                            message=message), None
         if kind == "grasp":

@@ -119,7 +119,7 @@ class ToyhouseEnv(TextSpaces, ParallelEnv):
         sent = [o.message for o in outcomes.values() if o is not None and o.message is not None]
         for message in sent:
             for other in world.agents.values():
-                if other.id != message.sender:
+                if message.reaches(other.id):
                     other.inbox.append(message)
         reward = float(sum(world.satisfied()) - before)
         done = world.is_done()
