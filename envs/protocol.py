@@ -237,6 +237,10 @@ class PrimitiveAction(BaseModel):
     message: str | None = None
     recipient: str | None = None
 
+    def __repr_args__(self) -> Any:
+        """A broadcast prints as it did before `recipient` existed (behaviour traces compare these)."""
+        return [(k, v) for k, v in super().__repr_args__() if not (k == "recipient" and v is None)]
+
     @property
     def text(self) -> str:
         parts = [f"[{self.kind}]"]
