@@ -101,8 +101,8 @@ class World:
                                              inside=spec.inside)
         # An episode lists two starts; a third and fourth agent start where the first and second do (cells hold
         # any number of agents).
-        self.agents = {agent_id: Agent(agent_id, AGENT_NAMES[i],  # type: ignore[arg-type]
-                                       tuple(episode.starts[i % len(episode.starts)]))
+        starts = episode.starts
+        self.agents = {agent_id: Agent(agent_id, AGENT_NAMES[i], tuple(starts[i % len(starts)]))  # type: ignore[arg-type]
                        for i, agent_id in enumerate(agent_ids)}
 
     # ------------------------------------------------------------------ queries
