@@ -154,6 +154,10 @@ def apply_action(
         outcome = _grab(world, agent, action, config)
     elif action.kind == "put":
         outcome = _put(world, agent, action, config)
+    elif action.kind == "send_message" and action.recipient is not None and (
+            action.recipient == agent_id or action.recipient not in world.agents):
+        outcome = _fail(f"no partner {action.recipient!r} to address; partners: "
+                        f"{', '.join(a for a in world.agents if a != agent_id) or '(none)'}")
     elif action.kind == "send_message":
         outcome = _send(agent, action, config, step)
     elif action.kind == "wait":

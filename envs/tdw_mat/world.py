@@ -180,6 +180,11 @@ class World:
             return Outcome(action, rules.frames_per_turn), lambda: self._turn(body, action, sign)
         if kind == "wait":
             return Outcome(action, rules.frames_wait), None
+        if kind == SEND_MESSAGE and action.recipient is not None and (
+                action.recipient == body.id or action.recipient not in self.agents):
+            partners = ", ".join(a for a in self.agents if a != body.id) or "(none)"
+            return Outcome(action, rules.frames_invalid, ok=False,
+                           reason=f"no partner {action.recipient!r} to address; partners: {partners}"), None
         if kind == SEND_MESSAGE:
             text = (action.message or "").strip()
             limit = rules.max_message_chars

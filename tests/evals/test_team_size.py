@@ -77,3 +77,14 @@ def test_a_message_addressed_to_one_partner_reaches_only_that_partner() -> None:
             if heard[second]:
                 break
         assert heard == {first: [], second: ["meet me in the kitchen"], third: []}, world
+
+
+def test_a_message_to_nobody_in_the_team_is_an_invalid_action_that_names_the_partners() -> None:
+    for world in ("cwah", "tdw-mat", "toyhouse"):
+        env = envs.make(world, num_agents=2)
+        env.reset(seed=0)
+        first, second = env.possible_agents
+        wait = PrimitiveAction(kind="wait")
+        _, _, _, _, infos = env.step({first: PrimitiveAction.parse("[send_message] @zed: hello"), second: wait})
+        reason = str(infos[first].get("reason") or infos[first].get("last_action_reason") or infos[first])
+        assert f"no partner 'zed' to address; partners: {second}" in reason, (world, infos[first])

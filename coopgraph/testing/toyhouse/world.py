@@ -227,6 +227,9 @@ class World:
         text = (action.message or "").strip()
         if not text:
             return _fail("empty message")
+        if action.recipient is not None and (action.recipient == agent.id or action.recipient not in self.agents):
+            partners = ", ".join(a for a in self.agents if a != agent.id) or "(none)"
+            return _fail(f"no partner {action.recipient!r} to address; partners: {partners}")
         sent = text[: self.rules.max_message_chars]
         agent.messages_sent += 1
         agent.characters_sent += len(sent)
