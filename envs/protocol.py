@@ -133,6 +133,11 @@ class Message(BaseModel):
         return agent_id != self.sender and (self.to is None or self.to == agent_id)
 
 
+def message_to(message: Message | None) -> dict[str, str]:
+    """The step info's `message_to` entry: the addressee of an addressed message; none for one to everyone."""
+    return {"message_to": message.to} if message is not None and message.to is not None else {}
+
+
 class GoalPredicate(BaseModel):
     """One counted subgoal such as `ON(plate, kitchentable): 2`, bound to a target object id."""
 

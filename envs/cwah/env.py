@@ -20,7 +20,7 @@ from coopgraph.envs.cwah.episode_sets import resolve_episode
 from coopgraph.envs.cwah.metrics import EpisodeMetrics, measure
 from coopgraph.envs.cwah.observation import Observer
 from coopgraph.envs.cwah.state import AGENT_IDS, WorldState
-from coopgraph.envs.protocol import HouseObservation, Message, PrimitiveAction
+from coopgraph.envs.protocol import HouseObservation, Message, PrimitiveAction, message_to
 from coopgraph.envs.text_spaces import TextSpaces
 
 
@@ -163,6 +163,7 @@ class CWAHEnv(TextSpaces, ParallelEnv):
             "subgoals_done": sum(done),
             "subgoals_total": sum(p.count for p in self.world.goal),
             "success": self.world.is_done(),
+            **message_to(None if outcome is None else outcome.message),
         }
 
     def agent_info(self, agent_id: str) -> dict[str, Any]:

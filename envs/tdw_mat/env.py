@@ -17,7 +17,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv
 
-from coopgraph.envs.protocol import PrimitiveAction
+from coopgraph.envs.protocol import PrimitiveAction, message_to
 from coopgraph.envs.tdw_mat.episode import TDWEpisode, load_episode
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, load_floorplan
 from coopgraph.envs.tdw_mat.metrics import AgentMetrics, TDWMetrics
@@ -158,6 +158,7 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
             "subgoals_total": len(world.targets),
             "transport_rate": world.delivered() / len(world.targets),
             "success": world.delivered() == len(world.targets),
+            **message_to(started.message if started else None),
         }
 
     def agent_info(self, agent_id: str) -> dict[str, Any]:

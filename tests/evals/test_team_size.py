@@ -88,3 +88,19 @@ def test_a_message_to_nobody_in_the_team_is_an_invalid_action_that_names_the_par
         _, _, _, _, infos = env.step({first: PrimitiveAction.parse("[send_message] @zed: hello"), second: wait})
         reason = str(infos[first].get("reason") or infos[first].get("last_action_reason") or infos[first])
         assert f"no partner 'zed' to address; partners: {second}" in reason, (world, infos[first])
+
+
+def test_with_two_partners_reveca_asks_its_validation_question_of_the_partner_it_names_only() -> None:
+    from coopgraph.evals.graph_agent import GraphAgent
+    from coopgraph.evals.runner import run_episode
+    from coopgraph.graphs.loader import load_spec
+
+    for size in (2, 3):
+        team = [GraphAgent(load_spec("reveca-alwaysask", env="cwah"), lm=scripted_lm(capo_model()),
+                           vector_memory=False) for _ in range(size)]
+        result = run_episode(envs.make("cwah", episode="test/0", num_agents=size), team, max_steps=20, seed=0)
+        asked = [m for m in result.messages if ", have you " in m.text]
+        assert asked, size
+        for message in asked:
+            named = message.text.split(",", 1)[0].lower()
+            assert message.to == (named if size == 3 else None), message  # a pair's question stays to everyone

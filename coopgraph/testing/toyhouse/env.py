@@ -12,7 +12,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel
 
-from coopgraph.envs.protocol import HouseObservation, PrimitiveAction
+from coopgraph.envs.protocol import HouseObservation, PrimitiveAction, message_to
 from coopgraph.envs.text_spaces import TextSpaces
 from coopgraph.testing.toyhouse.episodes import EpisodeSpec, grid, load_episode
 from coopgraph.testing.toyhouse.observe import describe_goal, observe, room_infos
@@ -156,6 +156,7 @@ class ToyhouseEnv(TextSpaces, ParallelEnv):
             "subgoals_done": sum(min(n, p.count) for n, p in zip(done, self.world.goal, strict=True)),
             "subgoals_total": sum(p.count for p in self.world.goal),
             "success": self.world.is_done(),
+            **message_to(None if outcome is None else outcome.message),
         }
 
     def agent_info(self, agent_id: str) -> dict[str, Any]:
