@@ -192,7 +192,9 @@ def run(
     episode: str | None = typer.Option(None, help="the world's episode: C-WAH's SET/INDEX (test/0, train/12), an "
                                        "Overcooked layout (cramped_room)... (default: the world's own, e.g. test/0 "
                                        "in C-WAH, cramped_room in Overcooked)", show_default=False),
-    team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela)"),
+    team: str = typer.Option("mhp", help="comma-separated members: baselines (mhp) or graph specs (coela), one "
+                             "agent each, up to the world's limit (C-WAH, TDW-MAT, toyhouse: 4; Overcooked, Collab: "
+                             "2)"),
     llm: str = typer.Option("local", help="LLM for graph agents: local, local-tiny, openai:MODEL, vllm:MODEL, "
                             "langchain:PROVIDER:MODEL, a distilled planner (local-coop-kitchen...), or local-coop: "
                             "each member's distilled planner for its prompt in this world"),
@@ -205,7 +207,7 @@ def run(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Run one episode with a team and print its metrics."""
-    from coopgraph.envs.registry import UnknownEnvironmentError, default_episode
+    from coopgraph.envs.registry import UnknownEnvironmentError, check_team_size, default_episode
     from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
@@ -224,6 +226,7 @@ def run(
         if episode is None:
             episode = default_episode(env)
         members = parse_team(team)
+        check_team_size(env, len(members))
         options = _parse_options(env_opt)
         if options:
             _check_env_options(env, options, episode, len(members))

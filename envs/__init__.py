@@ -10,8 +10,10 @@ Environments never import graphs, nodes, prompts, memory or evals.
 
 from coopgraph.envs.registry import (
     KitInfo,
+    TeamTooLargeError,
     UnknownEnvironmentError,
     agent_kit,
+    check_team_size,
     default_episode,
     kit_info,
     kits,
@@ -19,16 +21,17 @@ from coopgraph.envs.registry import (
     register,
     register_kit,
     registered,
+    team_limit,
 )
 
-register("cwah", "coopgraph.envs.cwah.env:make_cwah", default_episode="test/0")
-register("cwah-noisy", "coopgraph.envs.cwah.env:make_cwah_noisy", default_episode="test/0")
+register("cwah", "coopgraph.envs.cwah.env:make_cwah", default_episode="test/0", max_agents=4)
+register("cwah-noisy", "coopgraph.envs.cwah.env:make_cwah_noisy", default_episode="test/0", max_agents=4)
 CWAH_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "look_values",
                      "observed_actions")
 register_kit("cwah", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
 register_kit("cwah-noisy", "coopgraph.envs.cwah.kit:make_kit", capabilities=CWAH_CAPABILITIES, prompt_env="cwah")
 # The toyhouse (a small second world shipped in coopgraph.testing); lazy strings, so envs never imports testing.
-register("toyhouse", "coopgraph.testing.toyhouse.env:make_toyhouse", default_episode="toyhouse/0")
+register("toyhouse", "coopgraph.testing.toyhouse.env:make_toyhouse", default_episode="toyhouse/0", max_agents=4)
 # The toyhouse publishes no estimate of what a look finds (its expert keeps its own), so it lacks `look_values`.
 TOYHOUSE_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news",
                          "observed_actions")
@@ -37,24 +40,27 @@ register_kit("toyhouse", "coopgraph.testing.toyhouse.kit:make_kit", capabilities
 # Overcooked-AI (LLM-Co's world): a kitchen of numbered places, not rooms of objects, so its belief declares only
 # `layout` (the kitchen's places and who reaches them, for LLM-Co's layout description); nodes that need rooms,
 # objects or partners' intents are refused there at load time.
-register("overcooked", "coopgraph.envs.overcooked.env:make_overcooked", default_episode="cramped_room")
+register("overcooked", "coopgraph.envs.overcooked.env:make_overcooked", default_episode="cramped_room",
+         max_agents=2)
 OVERCOOKED_CAPABILITIES: tuple[str, ...] = ("layout",)
 register_kit("overcooked", "coopgraph.envs.overcooked.kit:make_kit", capabilities=OVERCOOKED_CAPABILITIES,
              prompt_env="overcooked")
 # TDW-MAT (CoELA's second world) as text: frames as time, rooms and doors from ThreeDWorld's floorplans.
-register("tdw-mat", "coopgraph.envs.tdw_mat.env:make_tdw_mat", default_episode="train/0")
+register("tdw-mat", "coopgraph.envs.tdw_mat.env:make_tdw_mat", default_episode="train/0", max_agents=4)
 TDW_MAT_CAPABILITIES = ("objects", "goals", "rooms", "spatial", "containers", "partners", "news", "observed_actions")
 register_kit("tdw-mat", "coopgraph.envs.tdw_mat.kit:make_kit", capabilities=TDW_MAT_CAPABILITIES,
              prompt_env="tdw-mat")
 # LLM-Co's Collab Capture and Collab Escape: rooms by number, no objects; the belief offers the fixed map as
 # `layout` facts (LLM-Co's game description names every room's links) and nothing else.
-register("collab-capture", "coopgraph.envs.collab.capture_env:make_capture", default_episode="test/0")
-register("collab-escape", "coopgraph.envs.collab.escape_env:make_escape", default_episode="test/0")
+register("collab-capture", "coopgraph.envs.collab.capture_env:make_capture", default_episode="test/0",
+         max_agents=2)
+register("collab-escape", "coopgraph.envs.collab.escape_env:make_escape", default_episode="test/0",
+         max_agents=2)
 COLLAB_CAPABILITIES: tuple[str, ...] = ("layout",)
 register_kit("collab-capture", "coopgraph.envs.collab.kit:make_capture_kit", capabilities=COLLAB_CAPABILITIES,
              prompt_env="collab-capture")
 register_kit("collab-escape", "coopgraph.envs.collab.kit:make_escape_kit", capabilities=COLLAB_CAPABILITIES,
              prompt_env="collab-escape")
 
-__all__ = ["KitInfo", "UnknownEnvironmentError", "agent_kit", "default_episode", "kit_info", "kits", "make", "register",
-           "register_kit", "registered"]
+__all__ = ["KitInfo", "TeamTooLargeError", "UnknownEnvironmentError", "agent_kit", "check_team_size", "default_episode",
+           "kit_info", "kits", "make", "register", "register_kit", "registered", "team_limit"]

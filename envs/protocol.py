@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any, ClassVar, Literal, Protocol, runtime_checkable
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, SerializerFunctionWrapHandler, model_serializer
 
 from coopgraph.envs.capabilities import Belief
 
 Point = tuple[float, float]
 #: The one action kind every world shares: a message to partners (its cost is the world's to say).
 SEND_MESSAGE = "send_message"
+_RECIPIENT = re.compile(r"^@(?P<to>[A-Za-z0-9_]{1,40}):\s*")  # `[send_message] @bob: ...` is for bob only
 
 _ACTION_HEAD = re.compile(r"^\s*\[(?P<kind>[a-z_]+)\]\s*(?P<rest>.*)$", re.DOTALL)
 _REFERENCE = re.compile(r"(?:<(?P<name>[^<>]*)>\s*)?\((?P<id>-?\d+)\)")
@@ -108,12 +109,33 @@ class PartnerInfo(BaseModel):
 
 
 class Message(BaseModel):
-    """A message one agent sent; partners receive it in the observation of the following step."""
+    """A message one agent sent; partners receive it in the observation of the following step.
+
+    It reaches every partner unless `to` names one (an addressed message reaches only that partner); either way
+    it is one message, at the world's cost for one."""
 
     sender: str
     text: str
     step: int
     truncated: bool = False
+    to: str | None = None
+
+    @model_serializer(mode="wrap")
+    def _drop_broadcast_to(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        """A message to everyone is stored as before `to` existed, so old traces and new ones compare equal."""
+        data: dict[str, Any] = handler(self)
+        if data.get("to") is None:
+            data.pop("to", None)
+        return data
+
+    def reaches(self, agent_id: str) -> bool:
+        """Whether `agent_id` receives this message: not its sender, and the addressee if there is one."""
+        return agent_id != self.sender and (self.to is None or self.to == agent_id)
+
+
+def message_to(message: Message | None) -> dict[str, str]:
+    """The step info's `message_to` entry: the addressee of an addressed message; none for one to everyone."""
+    return {"message_to": message.to} if message is not None and message.to is not None else {}
 
 
 class GoalPredicate(BaseModel):
@@ -206,7 +228,8 @@ class PrimitiveAction(BaseModel):
     `[place] <apple> (386) <fridge> (165)`.
 
     `target_id` is what the action is aimed at (room, container, surface, object); an action with two
-    references (C-WAH's `put`) acts with `object_id` on `target_id`; `send_message` carries `message`.
+    references (C-WAH's `put`) acts with `object_id` on `target_id`; `send_message` carries `message`, and
+    `recipient` when it is for one partner only (text form `[send_message] @bob: ...`).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -217,10 +240,17 @@ class PrimitiveAction(BaseModel):
     object_id: int | None = None
     object_name: str | None = None
     message: str | None = None
+    recipient: str | None = None
+
+    def __repr_args__(self) -> Any:
+        """A broadcast prints as it did before `recipient` existed (behaviour traces compare these)."""
+        return [(k, v) for k, v in super().__repr_args__() if not (k == "recipient" and v is None)]
 
     @property
     def text(self) -> str:
         parts = [f"[{self.kind}]"]
+        if self.recipient is not None:
+            parts.append(f"@{self.recipient}:")
         if self.object_id is not None:
             parts.append(f"<{self.object_name or 'object'}> ({self.object_id})")
         if self.target_id is not None:
@@ -237,6 +267,9 @@ class PrimitiveAction(BaseModel):
             raise ValueError(f"not an action: {text[:60]!r} (expected '[kind] <name> (id)')")
         kind, rest = head["kind"], head["rest"]
         if kind == SEND_MESSAGE:
+            addressed = _RECIPIENT.match(rest)
+            if addressed:
+                return cls(kind=kind, recipient=addressed["to"], message=rest[addressed.end():])
             return cls(kind=kind, message=rest)
         refs = list(_REFERENCE.finditer(rest))
         if len(refs) >= 2:

@@ -20,6 +20,12 @@ EnvFactory = Callable[..., "ParallelEnv"]
 
 _REGISTRY: dict[str, EnvFactory | str] = {}
 _DEFAULT_EPISODES: dict[str, str] = {}
+_TEAM_LIMITS: dict[str, int] = {}
+DEFAULT_TEAM_LIMIT = 2  # a world that declares no limit is played by pairs, as every paper's world is
+
+
+class TeamTooLargeError(ValueError):
+    """A team with more agents than its world allows; the message names the world's limit."""
 
 
 class UnknownEnvironmentError(ValueError):
@@ -27,12 +33,16 @@ class UnknownEnvironmentError(ValueError):
 
 
 def register(name: str, factory: EnvFactory | str, *, default_episode: str | None = None,
-             replace: bool = False) -> None:
+             max_agents: int = DEFAULT_TEAM_LIMIT, replace: bool = False) -> None:
     """Register `factory` (a callable or a lazy `"package.module:function"` path) under `name`, with the episode
-    a run plays when it names none (`default_episode`: C-WAH's `test/0`, Overcooked's `cramped_room`)."""
+    a run plays when it names none (`default_episode`: C-WAH's `test/0`, Overcooked's `cramped_room`) and the
+    largest team the world seats (`max_agents`), so a larger team is refused before any work starts."""
     if name in _REGISTRY and not replace:
         raise ValueError(f"environment {name!r} is already registered (pass replace=True to override)")
+    if isinstance(max_agents, bool) or not isinstance(max_agents, int) or max_agents < 1:
+        raise ValueError(f"environment {name!r}: max_agents must be a whole number of 1 or more, got {max_agents!r}")
     _REGISTRY[name] = factory
+    _TEAM_LIMITS[name] = max_agents
     _DEFAULT_EPISODES.pop(name, None)
     if default_episode is not None:
         _DEFAULT_EPISODES[name] = default_episode
@@ -68,6 +78,19 @@ def default_episode(name: str) -> str:
         raise UnknownEnvironmentError(f"world {name!r} declares no default episode; name one (--episode, or "
                                       f"register({name!r}, ..., default_episode=...))")
     return _DEFAULT_EPISODES[name]
+
+
+def team_limit(name: str) -> int:
+    """The most agents world `name` seats (C-WAH: 4, Overcooked: 2), as declared at registration."""
+    factory(name)  # an unknown world: the error lists the registered ones
+    return _TEAM_LIMITS.get(name, DEFAULT_TEAM_LIMIT)
+
+
+def check_team_size(name: str, size: int) -> None:
+    """Refuse a team of `size` agents that world `name` cannot seat, naming the world's limit."""
+    limit = team_limit(name)
+    if size > limit:
+        raise TeamTooLargeError(f"world {name!r} seats at most {limit} agents; the team has {size}")
 
 
 def make(name: str, **options: Any) -> ParallelEnv:

@@ -71,6 +71,7 @@ def run_configured(
     if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, int) or max_steps < 1):
         raise ValueError(f"max_steps must be a whole number of 1 or more, got {max_steps!r} (None runs to the "
                          "environment's horizon)")
+    envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
     if episode is None:
         episode = envs.default_episode(env_name)
     env = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)

@@ -100,12 +100,14 @@ def run_episode(
             text = info.get("message")
             if text:
                 message = Message(
-                    sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated"))
+                    sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated")),
+                    to=info.get("message_to"),
                 )
                 messages.append(message)
                 if agent in bound:
                     bound[agent].event(
-                        "message", step=steps, text=text, chars=len(text), truncated=message.truncated
+                        "message", step=steps, text=text, chars=len(text), truncated=message.truncated,
+                        **({"to": message.to} if message.to is not None else {}),
                     )
             record[agent] = dict(info)  # action, ok, reason, room, position, holding, message, ...
         success = bool(terminations) and all(terminations.values())

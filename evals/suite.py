@@ -267,6 +267,12 @@ def unknown_names(suite: Suite, doc: SourceDoc, file: str) -> list[SuiteError]:
     if suite.environment.name not in envs.registered():
         at(("environment", "name"), f"environment.name: unknown world {suite.environment.name!r}; worlds: "
            f"{', '.join(envs.registered())}")
+    else:
+        limit = envs.team_limit(suite.environment.name)
+        for t, team in enumerate(suite.teams):
+            if len(team.members) > limit:
+                at(("teams", t, "members"), f"teams.{t}.members: team {team.label!r} has {len(team.members)} "
+                   f"agents; world {suite.environment.name!r} seats at most {limit}")
     settings: list[tuple[tuple[str | int, ...], str]] = [(("llm",), suite.llm)]
     for t, team in enumerate(suite.teams):
         settings += [(("teams", t, "members", m, "llm"), member.llm) for m, member in enumerate(team.members)

@@ -40,10 +40,20 @@ _LABEL = re.compile(r"<[^<>]+> \(\d+\)")
 _ASKED = re.compile(rf"\bhave you\b[^?]*?{LABEL_PATTERN}[^?]*\?", re.IGNORECASE)
 
 
-def _send(ctx: NodeContext[Any], obs: Observation, text: str, what: str) -> dict[str, Any]:
+def _send(ctx: NodeContext[Any], obs: Observation, text: str, what: str, to: str | None = None) -> dict[str, Any]:
     ctx.memory.episodic.add_action(f"[{SEND_MESSAGE}] {what}", obs.time, "done")
-    return {ACTION: PrimitiveAction(kind=SEND_MESSAGE, message=text), EPISODIC: ctx.memory.episodic,
+    return {ACTION: PrimitiveAction(kind=SEND_MESSAGE, message=text, recipient=to), EPISODIC: ctx.memory.episodic,
             REVECA: reveca_notes(ctx.memory)}
+
+
+def _addressee(question: str, belief: Belief) -> str | None:
+    """The one partner a question names, when there are several to choose from: only that partner needs it (with
+    one partner, a message to everyone is the same message, and stays as it always was)."""
+    partners = getattr(belief, "partners", None) or {}
+    named = _ADDRESSEE.search(question)
+    if len(partners) < 2 or named is None:
+        return None
+    return next((pid for pid, p in partners.items() if str(getattr(p, "name", "")).lower() == named[1].lower()), None)
 
 
 def _fit(text: str, limit: int) -> str:
@@ -228,4 +238,4 @@ def ask(state: dict[str, Any], ctx: NodeContext[AskParams]) -> dict[str, Any]:
     target = f"<{plan.target_name}> ({plan.target_id})"
     notes.pending = PendingQuestion(plan.target_id, target, plan, obs.time, obs.time + 1 + ctx.params.wait_steps)
     notes.questions_asked += 1
-    return _send(ctx, obs, question, f"question about {target}")
+    return _send(ctx, obs, question, f"question about {target}", to=_addressee(question, ctx.belief))

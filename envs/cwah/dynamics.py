@@ -137,7 +137,7 @@ def _send(agent: AgentState, action: PrimitiveAction, config: CWAHConfig, step: 
         ok=True,
         reason=reason,
         chars_cut=cut,
-        message=Message(sender=agent.id, text=sent, step=step, truncated=bool(cut)),
+        message=Message(sender=agent.id, text=sent, step=step, truncated=bool(cut), to=action.recipient),
     )
 
 
@@ -154,6 +154,10 @@ def apply_action(
         outcome = _grab(world, agent, action, config)
     elif action.kind == "put":
         outcome = _put(world, agent, action, config)
+    elif action.kind == "send_message" and action.recipient is not None and (
+            action.recipient == agent_id or action.recipient not in world.agents):
+        outcome = _fail(f"no partner {action.recipient!r} to address; partners: "
+                        f"{', '.join(a for a in world.agents if a != agent_id) or '(none)'}")
     elif action.kind == "send_message":
         outcome = _send(agent, action, config, step)
     elif action.kind == "wait":

@@ -28,6 +28,7 @@ from coopgraph.envs.protocol import (
     PrimitiveAction,
     RoomInfo,
     TimeUnit,
+    message_to,
 )
 from coopgraph.envs.text_spaces import TextSpaces
 
@@ -185,6 +186,7 @@ class CWAHEnv(TextSpaces, ParallelEnv):
             "subgoals_done": sum(done),
             "subgoals_total": sum(p.count for p in self.world.goal),
             "success": self.world.is_done(),
+            **message_to(None if outcome is None else outcome.message),
         }
 
     @property

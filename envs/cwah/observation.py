@@ -105,7 +105,7 @@ class Observer:
             visible_objects=visible,
             holding=[object_info(world, world.objects[i], agent) for i in agent.holding],
             partners=partners,
-            messages=[m for m in inbox if m.sender != agent_id],
+            messages=[m for m in inbox if m.reaches(agent_id)],
             goal=list(world.goal),
             goal_text=self.goal_text,
             rooms=self.rooms,

@@ -17,7 +17,7 @@ from typing import Any, ClassVar
 
 from pettingzoo import ParallelEnv
 
-from coopgraph.envs.protocol import AgentInfo, GoalPredicate, PrimitiveAction, RoomInfo, TimeUnit
+from coopgraph.envs.protocol import AgentInfo, GoalPredicate, PrimitiveAction, RoomInfo, TimeUnit, message_to
 from coopgraph.envs.tdw_mat.episode import TDWEpisode, load_episode
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, load_floorplan
 from coopgraph.envs.tdw_mat.metrics import AgentMetrics, TDWMetrics
@@ -177,6 +177,7 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
             "subgoals_total": len(world.targets),
             "transport_rate": world.delivered() / len(world.targets),
             "success": world.delivered() == len(world.targets),
+            **message_to(started.message if started else None),
         }
 
     @property

@@ -158,7 +158,7 @@ class World:
             body.messages_sent += 1
             body.characters_sent += len(outcome.message.text)
             for other in self.agents.values():
-                if other.id != agent_id:
+                if outcome.message.reaches(other.id):
                     other.inbox.append(outcome.message)
         return outcome
 
@@ -180,10 +180,16 @@ class World:
             return Outcome(action, rules.frames_per_turn), lambda: self._turn(body, action, sign)
         if kind == "wait":
             return Outcome(action, rules.frames_wait), None
+        if kind == SEND_MESSAGE and action.recipient is not None and (
+                action.recipient == body.id or action.recipient not in self.agents):
+            partners = ", ".join(a for a in self.agents if a != body.id) or "(none)"
+            return Outcome(action, rules.frames_invalid, ok=False,
+                           reason=f"no partner {action.recipient!r} to address; partners: {partners}"), None
         if kind == SEND_MESSAGE:
             text = (action.message or "").strip()
             limit = rules.max_message_chars
-            message = Message(sender=body.id, text=text[:limit], step=self.time, truncated=len(text) > limit)
+            message = Message(sender=body.id, text=text[:limit], step=self.time, truncated=len(text) > limit,
+                              to=action.recipient)
             return Outcome(action, rules.message_frames(message.text), group=AffordanceGroup.COMMUNICATE,
                            message=message), None
         if kind == "grasp":

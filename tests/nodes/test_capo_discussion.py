@@ -178,3 +178,17 @@ def test_without_evaluation_the_plan_is_adopted_as_sent() -> None:
     e.rules = Rules(evaluate=False)
     e.receive(parse_message("alice", "[capo plan 1.1] Alice: a // Bob: b"), 1)
     assert e.turn(1, None, None) == (None, None) and e.consensus
+
+
+def test_with_two_evaluators_the_designer_waits_for_both_and_agrees_only_when_both_do() -> None:
+    d = _designer(("alice", "bob", "carol"))
+    _send_plan(d, 0)
+    d.receive(_answer(d, "bob", True), 1)
+    assert d.turn(2, None, None) == (None, None) and d.open  # carol has not answered yet
+    d.receive(_answer(d, "carol", False), 2)
+    assert d.turn(3, None, None) == ("design", None) and not d.consensus  # one "revise" is enough to refine
+    d.designed(f"{PLAN} revised", 3)
+    d.receive(_answer(d, "carol", True), 4)
+    d.receive(_answer(d, "bob", True), 4)
+    d.turn(5, None, None)
+    assert d.consensus and d.round == 2 and not d.silent

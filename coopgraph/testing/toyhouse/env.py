@@ -12,7 +12,15 @@ from typing import Any, ClassVar
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel
 
-from coopgraph.envs.protocol import AgentInfo, GoalPredicate, HouseObservation, PrimitiveAction, RoomInfo, TimeUnit
+from coopgraph.envs.protocol import (
+    AgentInfo,
+    GoalPredicate,
+    HouseObservation,
+    PrimitiveAction,
+    RoomInfo,
+    TimeUnit,
+    message_to,
+)
 from coopgraph.envs.text_spaces import TextSpaces
 from coopgraph.testing.toyhouse.episodes import EpisodeSpec, grid, load_episode
 from coopgraph.testing.toyhouse.grid import Grid
@@ -132,7 +140,7 @@ class ToyhouseEnv(TextSpaces, ParallelEnv):
         sent = [o.message for o in outcomes.values() if o is not None and o.message is not None]
         for message in sent:
             for other in world.agents.values():
-                if other.id != message.sender:
+                if message.reaches(other.id):
                     other.inbox.append(message)
         reward = float(sum(world.satisfied()) - before)
         done = world.is_done()
@@ -169,6 +177,7 @@ class ToyhouseEnv(TextSpaces, ParallelEnv):
             "subgoals_done": sum(min(n, p.count) for n, p in zip(done, self.world.goal, strict=True)),
             "subgoals_total": sum(p.count for p in self.world.goal),
             "success": self.world.is_done(),
+            **message_to(None if outcome is None else outcome.message),
         }
 
     @property

@@ -20,8 +20,8 @@ from coopgraph.testing.toyhouse.episodes import EpisodeSpec
 from coopgraph.testing.toyhouse.grid import Cell, Grid
 
 ACTION_KINDS: tuple[str, ...] = ("move", "take", "drop", "open", "send_message", "wait")
-AGENT_IDS: tuple[str, ...] = ("agent_0", "agent_1")
-AGENT_NAMES: tuple[str, ...] = ("Ann", "Ben")
+AGENT_IDS: tuple[str, ...] = ("agent_0", "agent_1", "agent_2", "agent_3")
+AGENT_NAMES: tuple[str, ...] = ("Ann", "Ben", "Cid", "Dot")
 
 
 class HouseRules(BaseModel):
@@ -99,7 +99,10 @@ class World:
                 holder = self.things[spec.on if spec.on is not None else spec.inside]  # type: ignore[index]
                 self.things[spec.id] = Thing(spec.id, spec.name, spec.kind, holder.cell, on=spec.on,
                                              inside=spec.inside)
-        self.agents = {agent_id: Agent(agent_id, AGENT_NAMES[i], tuple(episode.starts[i]))  # type: ignore[arg-type]
+        # An episode lists two starts; a third and fourth agent start where the first and second do (cells hold
+        # any number of agents).
+        starts = episode.starts
+        self.agents = {agent_id: Agent(agent_id, AGENT_NAMES[i], tuple(starts[i % len(starts)]))  # type: ignore[arg-type]
                        for i, agent_id in enumerate(agent_ids)}
 
     # ------------------------------------------------------------------ queries
@@ -224,13 +227,17 @@ class World:
         text = (action.message or "").strip()
         if not text:
             return _fail("empty message")
+        if action.recipient is not None and (action.recipient == agent.id or action.recipient not in self.agents):
+            partners = ", ".join(a for a in self.agents if a != agent.id) or "(none)"
+            return _fail(f"no partner {action.recipient!r} to address; partners: {partners}")
         sent = text[: self.rules.max_message_chars]
         agent.messages_sent += 1
         agent.characters_sent += len(sent)
         reason = f"message cut from {len(text)} to {len(sent)} characters" if len(sent) < len(text) else ""
         cost = max(1, math.ceil(len(sent) / self.rules.chars_per_tick))
         return Outcome(ok=True, reason=reason, cost=cost,
-                       message=Message(sender=agent.id, text=sent, step=self.time + 1, truncated=bool(reason)))
+                       message=Message(sender=agent.id, text=sent, step=self.time + 1, truncated=bool(reason),
+                                       to=action.recipient))
 
     def _wait(self, agent: Agent, action: PrimitiveAction) -> Outcome:
         return Outcome(ok=True)
