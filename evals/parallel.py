@@ -1,5 +1,11 @@
 """Runs suite jobs: inline, in worker processes, or (evals/ray_backend.py) as Ray tasks.
 
+`concurrency` keeps that many episodes running at once in each process, on threads: an episode spends its time
+waiting for a model server, and the LLM stack is synchronous, so a thread per episode keeps N requests in flight
+without an event loop (the embedded model's turn lock still lets one llama.cpp server compute at a time). Rows are
+recorded as episodes finish, so their order in the store is finishing order; everything that reads the store
+groups by job key, so reports do not depend on it.
+
 The parent is the only process that writes the store: each finished job is recorded the moment it
 arrives, so an interruption loses at most the jobs that were still running. Workers watch their parent
 and exit when it dies, so a `kill -9` of `coopgraph eval` leaves no orphans that keep burning the LLM.
@@ -11,7 +17,7 @@ import multiprocessing
 import os
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -100,9 +106,28 @@ def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, An
         on_result(job, row)
 
 
+class ConcurrencyInvalid(ValueError):
+    """`concurrency` below 1."""
+
+
+def check_concurrency(concurrency: int) -> None:
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ConcurrencyInvalid(f"--concurrency must be a whole number of 1 or more (episodes at once per process), "
+                                 f"got {concurrency!r}")
+
+
+def run_batch(job_data: list[dict[str, Any]], concurrency: int) -> list[dict[str, Any]]:
+    """Run jobs on up to `concurrency` threads in this process; rows in the order of `job_data`."""
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as threads:
+        return list(threads.map(run_job, job_data))
+
+
 def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: str = "local",
-             on_result: OnResult | None = None, on_start: Callable[[int], None] | None = None) -> RunSummary:
-    """Run what the store does not have yet; `on_start(n)` is told how many will run."""
+             concurrency: int = 1, ray_address: str | None = None, on_result: OnResult | None = None,
+             on_start: Callable[[int], None] | None = None) -> RunSummary:
+    """Run what the store does not have yet; `on_start(n)` is told how many will run. Each process (this one, a
+    worker) or Ray CPU runs up to `concurrency` episodes at once; `ray_address` (else RAY_ADDRESS) names a cluster."""
+    check_concurrency(concurrency)
     todo, skipped = pending_jobs(jobs, store)
     summary = RunSummary(total=len(jobs), skipped=skipped)
     if on_start is not None:
@@ -114,13 +139,21 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
             from coopgraph.evals.ray_backend import run_on_ray
 
             start_shared_llm_servers(todo)
-            run_on_ray(todo, lambda job, row: _record(store, summary, job, row, on_result))
-        elif workers <= 1:
+            run_on_ray(todo, lambda job, row: _record(store, summary, job, row, on_result), address=ray_address,
+                       concurrency=concurrency)
+        elif workers <= 1 and concurrency <= 1:
             for job in todo:
                 _record(store, summary, job, run_job(job.model_dump()), on_result)
+        elif workers <= 1:
+            start_shared_llm_servers(todo)
+            threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode")
+            try:
+                _run_on(threads, todo, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
+            finally:  # after Ctrl-C, start nothing more (running episodes are not recorded; a rerun redoes them)
+                threads.shutdown(wait=False, cancel_futures=True)
         else:
             start_shared_llm_servers(todo)
-            _run_pool(todo, workers, lambda job, row: _record(store, summary, job, row, on_result))
+            _run_pool(todo, workers, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
     except KeyboardInterrupt:
         # The signal can land between a row's write and its count, so count what the store holds.
         summary.interrupted = True
@@ -128,27 +161,44 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
     return summary
 
 
-def _run_pool(todo: list[Job], workers: int, record: OnResult) -> None:
+def _run_on(executor: Executor, todo: list[Job], in_flight: int, record: OnResult) -> None:
+    """Keep `in_flight` jobs running on threads of this process and record each as it finishes."""
+    futures: dict[Future[dict[str, Any]], int] = {}
+    position = 0
+    while position < len(todo) or futures:
+        while position < len(todo) and len(futures) < in_flight:
+            futures[executor.submit(run_job, todo[position].model_dump())] = position
+            position += 1
+        finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
+        rows = {futures.pop(future): future.result() for future in finished}  # run_job never raises
+        for index in sorted(rows):  # episodes that finished at the same moment in job order
+            record(todo[index], rows[index])
+
+
+def _run_pool(todo: list[Job], workers: int, concurrency: int, record: OnResult) -> None:
+    """Worker processes, each running `concurrency` episodes at once: a task is a batch of that many jobs."""
     context = worker_context()
     parent_alive, held_by_parent = context.Pipe(duplex=False)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent,
                                initargs=(parent_alive,))
-    futures: dict[Future[dict[str, Any]], Job] = {}
-    queue = list(reversed(todo))
+    futures: dict[Future[list[dict[str, Any]]], list[Job]] = {}
+    batches = [todo[i:i + concurrency] for i in range(0, len(todo), concurrency)]
+    queue = list(reversed(batches))
     try:
-        # Keep only a few jobs queued ahead of the workers, so an interrupt leaves little half-started.
+        # Keep only a few batches queued ahead of the workers, so an interrupt leaves little half-started.
         while queue or futures:
             while queue and len(futures) < workers * 2:
-                job = queue.pop()
-                futures[pool.submit(run_job, job.model_dump())] = job
+                batch = queue.pop()
+                futures[pool.submit(run_batch, [job.model_dump() for job in batch], concurrency)] = batch
             finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
             for future in finished:
-                job = futures.pop(future)
+                batch = futures.pop(future)
                 try:
-                    row = future.result()
+                    rows = future.result()
                 except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory)
-                    row = error_row(job, f"worker failed: {type(exc).__name__}: {exc}")
-                record(job, row)
+                    rows = [error_row(job, f"worker failed: {type(exc).__name__}: {exc}") for job in batch]
+                for job, row in zip(batch, rows, strict=True):
+                    record(job, row)
         pool.shutdown(wait=True)
     except BaseException:  # Ctrl-C or a failing store: stop the workers rather than let them run on
         processes = list((getattr(pool, "_processes", None) or {}).values())
