@@ -95,7 +95,8 @@ def _watch_parent(parent_alive: Connection) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any], on_result: OnResult | None):
+def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any],
+            on_result: OnResult | None) -> None:
     store.record(row)
     if row.get("status") == "done":
         summary.done += 1

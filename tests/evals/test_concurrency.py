@@ -150,3 +150,14 @@ def test_concurrency_below_one_is_one_clear_line(tmp_path: Path, value: str) -> 
     assert f"got {value}" in lines[0] and not (tmp_path / "out").exists()
     with pytest.raises(ConcurrencyInvalid):
         run_jobs([], ResultStore(tmp_path / "store"), concurrency=0)
+
+
+def test_workers_each_run_a_batch_of_episodes_at_once(tmp_path: Path) -> None:
+    suite = parse_suite(SUITE.replace("llm: vllm:sampler\n", "").replace("[coela, coela]", "[mhp, mhp]"))
+    jobs = expand_jobs(suite, tmp_path)
+    with ResultStore(tmp_path) as store:
+        summary = run_jobs(jobs, store, workers=2, concurrency=2)
+        rows = store.rows()
+    assert (summary.done, summary.errors) == (4, 0)
+    assert sorted(_key(r) for r in rows) == sorted((j.team, j.episode, j.seed, j.repeat) for j in jobs)
+    assert len({r["pid"] for r in rows}) <= 2  # two episodes per worker task
