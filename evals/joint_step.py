@@ -58,30 +58,41 @@ class HeldTracer:
             self.inner.event(kind, **fields)
 
 
+def decides_concurrently(member: TeamMember) -> bool:
+    """Members that wait on a model say so (`GraphAgent.decides_concurrently`); the rest (scripted baselines, which
+    only compute) decide in turn on the runner's thread."""
+    return bool(getattr(member, "decides_concurrently", False))
+
+
 class JointDecider:
-    """Asks every ready agent of a step for its action, concurrently when more than one is ready."""
+    """Asks every ready agent of a step for its action, concurrently for those that wait on a model when more than
+    one of them is ready."""
 
     def __init__(self, members: dict[str, TeamMember], tracers: dict[str, HeldTracer]) -> None:
         self.members = members
         self.tracers = tracers
-        self._threads = ThreadPoolExecutor(max_workers=len(members), thread_name_prefix="agent") \
-            if len(members) > 1 else None
+        waiting = [agent for agent, member in members.items() if decides_concurrently(member)]
+        self._threads = ThreadPoolExecutor(max_workers=len(waiting), thread_name_prefix="agent") \
+            if len(waiting) > 1 else None
 
     def decide(self, observations: dict[str, Observation], ready: list[str]) -> dict[str, PrimitiveAction]:
         """Actions of the `ready` agents, in their order; an agent's error is raised after every trace is written."""
-        if self._threads is None or len(ready) < 2:
+        threaded = [agent for agent in ready if decides_concurrently(self.members[agent])]
+        if self._threads is None or len(threaded) < 2:
             return {agent: self.members[agent].act(observations[agent]) for agent in ready}
         for agent in ready:
             if agent in self.tracers:
                 self.tracers[agent].hold()
-        futures = {agent: self._threads.submit(self.members[agent].act, observations[agent]) for agent in ready}
+        futures = {agent: self._threads.submit(self.members[agent].act, observations[agent]) for agent in threaded}
         actions: dict[str, PrimitiveAction] = {}
         failure: BaseException | None = None
-        for agent in ready:
+        for agent in ready:  # the others decide here meanwhile, in agent order
             try:
-                actions[agent] = futures[agent].result()
+                actions[agent] = futures[agent].result() if agent in futures else \
+                    self.members[agent].act(observations[agent])
             except BaseException as exc:  # noqa: BLE001 - raised below, once every agent's events are written
                 failure = failure or exc
+        for agent in ready:
             if agent in self.tracers:
                 self.tracers[agent].release()
         if failure is not None:
