@@ -3,8 +3,8 @@
 `concurrency` keeps that many episodes running at once in each process, on threads: an episode spends its time
 waiting for a model server, and the LLM stack is synchronous, so a thread per episode keeps N requests in flight
 without an event loop (the embedded model's turn lock still lets one llama.cpp server compute at a time). Rows are
-recorded as episodes finish, so their order in the store is finishing order; everything that reads the store
-groups by job key, so reports do not depend on it.
+recorded as episodes finish (a kill loses none that finished), so their order in the store is finishing order;
+the report reads a suite's rows in job order (`report.in_job_order`), so it does not depend on it.
 
 The parent is the only process that writes the store: each finished job is recorded the moment it
 arrives, so an interruption loses at most the jobs that were still running. Workers watch their parent
@@ -15,9 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -147,11 +148,7 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
                 _record(store, summary, job, run_job(job.model_dump()), on_result)
         elif workers <= 1:
             start_shared_llm_servers(todo)
-            threads = ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode")
-            try:
-                _run_on(threads, todo, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
-            finally:  # after Ctrl-C, start nothing more (running episodes are not recorded; a rerun redoes them)
-                threads.shutdown(wait=False, cancel_futures=True)
+            _run_on_threads(todo, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
         else:
             start_shared_llm_servers(todo)
             _run_pool(todo, workers, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
@@ -162,18 +159,23 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
     return summary
 
 
-def _run_on(executor: Executor, todo: list[Job], in_flight: int, record: OnResult) -> None:
-    """Keep `in_flight` jobs running on threads of this process and record each as it finishes."""
-    futures: dict[Future[dict[str, Any]], int] = {}
-    position = 0
-    while position < len(todo) or futures:
-        while position < len(todo) and len(futures) < in_flight:
-            futures[executor.submit(run_job, todo[position].model_dump())] = position
-            position += 1
-        finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
-        rows = {futures.pop(future): future.result() for future in finished}  # run_job never raises
-        for index in sorted(rows):  # episodes that finished at the same moment in job order
-            record(todo[index], rows[index])
+def _run_on_threads(todo: list[Job], in_flight: int, record: OnResult) -> None:
+    """Keep `in_flight` jobs running on threads of this process and record each as it finishes. The threads are
+    daemons: after Ctrl-C nothing new starts and the process exits without waiting for the episodes still asking
+    their model (they are not recorded, so a rerun runs them)."""
+    finished: queue.Queue[tuple[int, dict[str, Any]]] = queue.Queue()
+
+    def run(index: int) -> None:
+        finished.put((index, run_job(todo[index].model_dump())))  # run_job never raises
+
+    position = running = 0
+    while position < len(todo) or running:
+        while position < len(todo) and running < in_flight:
+            threading.Thread(target=run, args=(position,), daemon=True, name=f"episode-{position}").start()
+            position, running = position + 1, running + 1
+        index, row = finished.get()
+        running -= 1
+        record(todo[index], row)
 
 
 def _run_pool(todo: list[Job], workers: int, concurrency: int, record: OnResult) -> None:
