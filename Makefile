@@ -56,7 +56,7 @@ typecheck: $(INSTALLED)
 	scripts/typecheck.sh
 
 lock: $(BIN)/uv
-	$(BIN)/uv pip compile pyproject.toml --extra dev --extra local --python-version 3.11 -o requirements.lock
+	$(BIN)/uv pip compile pyproject.toml --extra dev --extra local --extra ray --python-version 3.11 -o requirements.lock
 
 bench: setup
 	$(BIN)/python evals/bench/llm_local.py

@@ -75,6 +75,13 @@ class GraphAgent:
         self._state: dict[str, Any] = {}
         self._seed_channels: dict[str, Any] | None = None
 
+    @property
+    def decides_concurrently(self) -> bool:
+        """Whether the runner may run this agent's step on a thread beside its partners' (issue 37): yes over a
+        model server or the embedded model, not over an in-process fake, whose scripted replies would follow
+        the order in which partners sharing it happen to call."""
+        return self.lm.backend != "fake"
+
     def set_tracer(self, tracer: Any) -> None:
         self.tracer = tracer
         if self.resources is not None:

@@ -66,13 +66,17 @@ def eval_suite(
                                      "rows), coopgraph (408 from coopgraph's worlds)", show_default=False),
     out: Path = typer.Option(None, "--out", help="folder for the result store and traces (required for a suite; "
                              "reasoning: default runs/reasoning)"),
-    workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes"),
+    workers: int = typer.Option(1, "--workers", min=1, help="parallel worker processes (for CPU-bound work)"),
+    concurrency: int = typer.Option(1, "--concurrency", help="episodes at once in each process (or per Ray CPU), so "
+                                    "that many model requests can be in flight"),
     llm: str = typer.Option(None, "--llm", help="override every graph agent's LLM (local, openai:M, vllm:M)"),
     limit: int = typer.Option(None, "--limit", min=1, help="at most N episodes per team (reasoning: N questions "
                               "spread over every type and game)"),
     max_steps: int = typer.Option(None, "--max-steps", min=1, help="cap every episode's steps (quick trials; "
                                   "stored apart from full-length runs)"),
     backend: str = typer.Option("local", "--backend", help="local (processes on this machine) or ray"),
+    ray_address: str = typer.Option(None, "--ray-address", help="with --backend ray: the cluster (host:port; "
+                                    "default RAY_ADDRESS, else a local instance)"),
     team: list[str] = typer.Option([], "--team", help="run only the team with this label (repeatable)"),
     trials: int = typer.Option(3, "--trials", min=1, help="reasoning: times each question is asked"),
     scorer: str = typer.Option("faithful", "--scorer", help="reasoning: faithful (LLM-Co's reading, quirks and "
@@ -84,8 +88,9 @@ def eval_suite(
     if suite == "reasoning":
         from coopgraph.cli_reasoning import eval_reasoning
 
-        if workers != 1 or backend != "local" or max_steps is not None or team:
-            fail("--workers, --backend, --max-steps and --team apply to suites, not to `eval reasoning`")
+        if workers != 1 or concurrency != 1 or backend != "local" or max_steps is not None or team:
+            fail("--workers, --concurrency, --backend, --max-steps and --team apply to suites, not to "
+                 "`eval reasoning`")
         with _sigterm_as_interrupt():
             eval_reasoning(questions, out=out or Path("runs/reasoning"), llm=llm, limit=limit, trials=trials,
                            scorer=scorer, program=program, as_json=as_json)
@@ -95,18 +100,27 @@ def eval_suite(
     if out is None:
         fail("--out is required: the folder for the result store and traces")
     from coopgraph.cli_run import check_out_folder
-    from coopgraph.evals.parallel import run_jobs
+    from coopgraph.evals.parallel import ConcurrencyInvalid, check_concurrency, run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store
     from coopgraph.evals.suite import SuiteInvalid, expand_jobs, load_suite, unknown_members
 
     if backend not in ("local", "ray"):
         fail(f"--backend must be local or ray, not {backend!r}")
+    try:
+        check_concurrency(concurrency)
+    except ConcurrencyInvalid as exc:
+        fail(str(exc))
+    if ray_address is not None and backend != "ray":
+        fail("--ray-address applies to --backend ray")
     check_out_folder(out)
     if backend == "ray":
-        from coopgraph.evals.ray_backend import BackendUnavailable, import_ray
+        from coopgraph.evals.ray_backend import BackendUnavailable, check_reachable, cluster_address, import_ray
 
         try:
             import_ray()
+            address = cluster_address(ray_address)
+            if address is not None:  # refused before the store is opened, in bounded time
+                check_reachable(address)
         except BackendUnavailable as exc:
             fail(str(exc))
     try:
@@ -153,7 +167,8 @@ def eval_suite(
             progress.update(task, advance=1, errors=failed)
 
         with progress, _sigterm_as_interrupt():
-            summary = run_jobs(jobs, store, workers=workers, backend=backend, on_result=finished, on_start=started)
+            summary = run_jobs(jobs, store, workers=workers, backend=backend, concurrency=concurrency,
+                               ray_address=ray_address, on_result=finished, on_start=started)
         teams = _team_means(store, loaded.name)
     payload = {"suite": loaded.name, "suite_file": str(path), "out": str(out), "store": str(store.path),
                "jobs": summary.total, "skipped_done": summary.skipped, "ran": summary.done + summary.errors,

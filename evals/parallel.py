@@ -1,5 +1,11 @@
 """Runs suite jobs: inline, in worker processes, or (evals/ray_backend.py) as Ray tasks.
 
+`concurrency` keeps that many episodes running at once in each process, on threads: an episode spends its time
+waiting for a model server, and the LLM stack is synchronous, so a thread per episode keeps N requests in flight
+without an event loop (the embedded model's turn lock still lets one llama.cpp server compute at a time). Rows are
+recorded as episodes finish (a kill loses none that finished), so their order in the store is finishing order;
+the report reads a suite's rows in job order (`report.in_job_order`), so it does not depend on it.
+
 The parent is the only process that writes the store: each finished job is recorded the moment it
 arrives, so an interruption loses at most the jobs that were still running. Workers watch their parent
 and exit when it dies, so a `kill -9` of `coopgraph eval` leaves no orphans that keep burning the LLM.
@@ -9,9 +15,10 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
@@ -89,7 +96,8 @@ def _watch_parent(parent_alive: Connection) -> None:
     threading.Thread(target=watch, daemon=True, name="parent-watch").start()
 
 
-def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any], on_result: OnResult | None):
+def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any],
+            on_result: OnResult | None) -> None:
     store.record(row)
     if row.get("status") == "done":
         summary.done += 1
@@ -100,9 +108,28 @@ def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, An
         on_result(job, row)
 
 
+class ConcurrencyInvalid(ValueError):
+    """`concurrency` below 1."""
+
+
+def check_concurrency(concurrency: int) -> None:
+    if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
+        raise ConcurrencyInvalid(f"--concurrency must be a whole number of 1 or more (episodes at once per process), "
+                                 f"got {concurrency!r}")
+
+
+def run_batch(job_data: list[dict[str, Any]], concurrency: int) -> list[dict[str, Any]]:
+    """Run jobs on up to `concurrency` threads in this process; rows in the order of `job_data`."""
+    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as threads:
+        return list(threads.map(run_job, job_data))
+
+
 def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: str = "local",
-             on_result: OnResult | None = None, on_start: Callable[[int], None] | None = None) -> RunSummary:
-    """Run what the store does not have yet; `on_start(n)` is told how many will run."""
+             concurrency: int = 1, ray_address: str | None = None, on_result: OnResult | None = None,
+             on_start: Callable[[int], None] | None = None) -> RunSummary:
+    """Run what the store does not have yet; `on_start(n)` is told how many will run. Each process (this one, a
+    worker) or Ray CPU runs up to `concurrency` episodes at once; `ray_address` (else RAY_ADDRESS) names a cluster."""
+    check_concurrency(concurrency)
     todo, skipped = pending_jobs(jobs, store)
     summary = RunSummary(total=len(jobs), skipped=skipped)
     if on_start is not None:
@@ -114,13 +141,17 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
             from coopgraph.evals.ray_backend import run_on_ray
 
             start_shared_llm_servers(todo)
-            run_on_ray(todo, lambda job, row: _record(store, summary, job, row, on_result))
-        elif workers <= 1:
+            run_on_ray(todo, lambda job, row: _record(store, summary, job, row, on_result), address=ray_address,
+                       concurrency=concurrency)
+        elif workers <= 1 and concurrency <= 1:
             for job in todo:
                 _record(store, summary, job, run_job(job.model_dump()), on_result)
+        elif workers <= 1:
+            start_shared_llm_servers(todo)
+            _run_on_threads(todo, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
         else:
             start_shared_llm_servers(todo)
-            _run_pool(todo, workers, lambda job, row: _record(store, summary, job, row, on_result))
+            _run_pool(todo, workers, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
     except KeyboardInterrupt:
         # The signal can land between a row's write and its count, so count what the store holds.
         summary.interrupted = True
@@ -128,27 +159,49 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
     return summary
 
 
-def _run_pool(todo: list[Job], workers: int, record: OnResult) -> None:
+def _run_on_threads(todo: list[Job], in_flight: int, record: OnResult) -> None:
+    """Keep `in_flight` jobs running on threads of this process and record each as it finishes. The threads are
+    daemons: after Ctrl-C nothing new starts and the process exits without waiting for the episodes still asking
+    their model (they are not recorded, so a rerun runs them)."""
+    finished: queue.Queue[tuple[int, dict[str, Any]]] = queue.Queue()
+
+    def run(index: int) -> None:
+        finished.put((index, run_job(todo[index].model_dump())))  # run_job never raises
+
+    position = running = 0
+    while position < len(todo) or running:
+        while position < len(todo) and running < in_flight:
+            threading.Thread(target=run, args=(position,), daemon=True, name=f"episode-{position}").start()
+            position, running = position + 1, running + 1
+        index, row = finished.get()
+        running -= 1
+        record(todo[index], row)
+
+
+def _run_pool(todo: list[Job], workers: int, concurrency: int, record: OnResult) -> None:
+    """Worker processes, each running `concurrency` episodes at once: a task is a batch of that many jobs."""
     context = worker_context()
     parent_alive, held_by_parent = context.Pipe(duplex=False)
     pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent,
                                initargs=(parent_alive,))
-    futures: dict[Future[dict[str, Any]], Job] = {}
-    queue = list(reversed(todo))
+    futures: dict[Future[list[dict[str, Any]]], list[Job]] = {}
+    batches = [todo[i:i + concurrency] for i in range(0, len(todo), concurrency)]
+    queue = list(reversed(batches))
     try:
-        # Keep only a few jobs queued ahead of the workers, so an interrupt leaves little half-started.
+        # Keep only a few batches queued ahead of the workers, so an interrupt leaves little half-started.
         while queue or futures:
             while queue and len(futures) < workers * 2:
-                job = queue.pop()
-                futures[pool.submit(run_job, job.model_dump())] = job
+                batch = queue.pop()
+                futures[pool.submit(run_batch, [job.model_dump() for job in batch], concurrency)] = batch
             finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
             for future in finished:
-                job = futures.pop(future)
+                batch = futures.pop(future)
                 try:
-                    row = future.result()
+                    rows = future.result()
                 except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory)
-                    row = error_row(job, f"worker failed: {type(exc).__name__}: {exc}")
-                record(job, row)
+                    rows = [error_row(job, f"worker failed: {type(exc).__name__}: {exc}") for job in batch]
+                for job, row in zip(batch, rows, strict=True):
+                    record(job, row)
         pool.shutdown(wait=True)
     except BaseException:  # Ctrl-C or a failing store: stop the workers rather than let them run on
         processes = list((getattr(pool, "_processes", None) or {}).values())

@@ -8,6 +8,7 @@ vLLM server with `--llm vllm:MODEL` and OPENAI_BASE_URL (forwarded to the tasks'
 from __future__ import annotations
 
 import os
+import socket
 from collections.abc import Callable
 from typing import Any
 
@@ -21,8 +22,35 @@ FORWARDED_ENV = ("OPENAI_BASE_URL", "COOPGRAPH_LLM", "COOPGRAPH_CACHE", "HF_HUB_
 INSTALL_HINT = "install it with `pip install 'ray[default]>=2.9'` (an optional extra: `pip install coopgraph[ray]`)"
 
 
+#: How long a cluster address may take to accept a connection before the run is refused.
+CONNECT_TIMEOUT_S = 5.0
+
+
 class BackendUnavailable(RuntimeError):
-    """The requested backend's library is not installed."""
+    """The requested backend's library is not installed, or its cluster does not answer."""
+
+
+def cluster_address(address: str | None) -> str | None:
+    """The cluster to join: `address`, else RAY_ADDRESS, else None (a local instance started for this run)."""
+    return address or os.environ.get("RAY_ADDRESS") or None
+
+
+def check_reachable(address: str, timeout_s: float = CONNECT_TIMEOUT_S) -> None:
+    """Refuse, within `timeout_s`, an address (`host:port` or `ray://host:port`) that accepts no connection: Ray
+    itself would keep retrying for minutes. `auto` and `local` are Ray's own words and are left to it."""
+    if address in ("auto", "local"):
+        return
+    host_port = address.split("://", 1)[-1].rstrip("/")
+    host, _, port = host_port.rpartition(":")
+    if not host or not port.isdigit():
+        raise BackendUnavailable(f"Ray address {address!r} is not host:port (or ray://host:port)")
+    try:
+        with socket.create_connection((host, int(port)), timeout=timeout_s):
+            pass
+    except OSError as exc:
+        raise BackendUnavailable(f"Ray address {address} does not answer ({exc.strerror or exc}) within "
+                                 f"{timeout_s:g} s; start the cluster (`ray start --head`) or fix --ray-address / "
+                                 "RAY_ADDRESS") from None
 
 
 def import_ray() -> Any:
@@ -39,14 +67,20 @@ def forwarded_env() -> dict[str, str]:
     return {k: os.environ[k] for k in names if k in os.environ}
 
 
-def run_on_ray(jobs: list[Job], record: Callable[[Job, dict[str, Any]], None]) -> None:
-    """Submit every job, record each row as its task finishes; RAY_ADDRESS picks the cluster."""
+def run_on_ray(jobs: list[Job], record: Callable[[Job, dict[str, Any]], None], *, address: str | None = None,
+               concurrency: int = 1) -> None:
+    """Submit every job, record each row as its task finishes; `address` (else RAY_ADDRESS) picks the cluster.
+    Each task asks for 1/`concurrency` of a CPU, so a cluster CPU runs that many episodes at once: they wait for
+    the model server, not for the CPU."""
     ray = import_ray()
     started_here = not ray.is_initialized()
     if started_here:
-        ray.init(address=os.environ.get("RAY_ADDRESS") or None, runtime_env={"env_vars": forwarded_env()},
-                 log_to_driver=False)
-    task = ray.remote(run_job)
+        address = cluster_address(address)
+        if address is not None:
+            check_reachable(address)
+        ray.init(address=address, runtime_env={"env_vars": forwarded_env()}, log_to_driver=False,
+                 **({} if address else {"include_dashboard": False}))
+    task = ray.remote(num_cpus=1 / concurrency)(run_job)  # Ray retries a task whose worker died
     pending = {task.remote(job.model_dump()): job for job in jobs}
     try:
         while pending:

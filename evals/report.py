@@ -88,6 +88,17 @@ def current_rows(rows: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], int]
     return keep, len(rows) - len(keep)
 
 
+def in_job_order(rows: list[dict[str, Any]], suite: Suite | None) -> list[dict[str, Any]]:
+    """Rows in the order a sequential run stores them (episodes, seeds and repeats as the suite lists them), so a
+    report (its intervals resample rows in order) does not depend on the order concurrent episodes finished in;
+    rows the suite does not list keep their stored order, after the others."""
+    if suite is None:
+        return rows
+    position = {(episode, seed, repeat): index for index, (episode, seed, repeat) in enumerate(
+        (e, s, r) for e in suite.episode_ids() for s in suite.seeds for r in range(suite.repeats))}
+    return sorted(rows, key=lambda r: position.get((r["episode"], r["seed"], r["repeat"]), len(position)))
+
+
 def collect(folder: str | Path) -> list[SuiteResults]:
     with existing_store(folder) as store:
         rows = store.rows(status=None)
@@ -101,7 +112,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
                 suite = parse_suite(texts[name], f"{name} (stored copy)", check_references=False)
             except SuiteInvalid:
                 suite = None
-        suite_rows = [r for r in rows if r["suite"] == name]
+        suite_rows = in_job_order([r for r in rows if r["suite"] == name], suite)
         order = [t.label for t in suite.teams] if suite else []
         order += [r["team"] for r in suite_rows if r["team"] not in order]
         teams: dict[str, list[dict[str, Any]]] = {}

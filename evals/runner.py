@@ -17,6 +17,7 @@ from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
 
 from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
+from coopgraph.evals.joint_step import HeldTracer, JointDecider
 
 
 class EpisodeResult(BaseModel):
@@ -67,7 +68,7 @@ def run_episode(
     members = dict(zip(agents, team, strict=True))
     first = next(iter(observations.values()))
     horizon = min(max_steps, first.horizon) if max_steps else first.horizon
-    bound = {agent: tracer.bind(agent=agent) for agent in agents} if tracer is not None else {}
+    bound = {agent: HeldTracer(tracer.bind(agent=agent)) for agent in agents} if tracer is not None else {}
     for index, (agent, member) in enumerate(members.items()):
         member.reset(agent, env.agent_info(agent), seed + index)
         if agent in bound and callable(getattr(member, "set_tracer", None)):
@@ -88,38 +89,41 @@ def run_episode(
         )
     messages: list[Message] = []
     steps, success = first.time, False
-    while env.agents and steps < horizon:
-        actions = {}
-        for agent in env.agents:
-            ready = observations[agent].ready
-            actions[agent] = members[agent].act(observations[agent]) if ready else WAIT
-        observations, _, terminations, truncations, infos = env.step(actions)
-        steps = max((obs.time for obs in observations.values()), default=steps + 1)
-        record: dict[str, Any] = {}
-        for agent, info in infos.items():
-            text = info.get("message")
-            if text:
-                message = Message(
-                    sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated")),
-                    to=info.get("message_to"),
-                )
-                messages.append(message)
-                if agent in bound:
-                    bound[agent].event(
-                        "message", step=steps, text=text, chars=len(text), truncated=message.truncated,
-                        **({"to": message.to} if message.to is not None else {}),
+    decider = JointDecider(members, bound)
+    try:
+        while env.agents and steps < horizon:
+            ready = [agent for agent in env.agents if observations[agent].ready]
+            decided = decider.decide(observations, ready)  # the ready agents ask their models together
+            actions = {agent: decided.get(agent, WAIT) for agent in env.agents}
+            observations, _, terminations, truncations, infos = env.step(actions)
+            steps = max((obs.time for obs in observations.values()), default=steps + 1)
+            record: dict[str, Any] = {}
+            for agent, info in infos.items():
+                text = info.get("message")
+                if text:
+                    message = Message(
+                        sender=agent, text=text, step=steps, truncated=bool(info.get("message_truncated")),
+                        to=info.get("message_to"),
                     )
-            record[agent] = dict(info)  # action, ok, reason, room, position, holding, message, ...
-        success = bool(terminations) and all(terminations.values())
-        if tracer is not None:
-            tracer.event(
-                "env_step",
-                step=steps,
-                agents=record,
-                subgoals_done=next(iter(infos.values()), {}).get("subgoals_done"),
-            )
-        if success or (truncations and all(truncations.values())):
-            break
+                    messages.append(message)
+                    if agent in bound:
+                        bound[agent].event(
+                            "message", step=steps, text=text, chars=len(text), truncated=message.truncated,
+                            **({"to": message.to} if message.to is not None else {}),
+                        )
+                record[agent] = dict(info)  # action, ok, reason, room, position, holding, message, ...
+            success = bool(terminations) and all(terminations.values())
+            if tracer is not None:
+                tracer.event(
+                    "env_step",
+                    step=steps,
+                    agents=record,
+                    subgoals_done=next(iter(infos.values()), {}).get("subgoals_done"),
+                )
+            if success or (truncations and all(truncations.values())):
+                break
+    finally:
+        decider.close()
     metrics, per_agent = _metrics(env.metrics())
     result = EpisodeResult(
         env=env_name,

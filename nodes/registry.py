@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import difflib
 import inspect
+import threading
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
@@ -242,11 +243,14 @@ def _known_capabilities(name: str, requires: Iterable[str]) -> frozenset[str]:
 
 
 _loaded = False
+_loading = threading.RLock()  # episodes on threads (`eval --concurrency`) may build their first graphs at once
 
 
 def _ensure_library_loaded() -> None:
-    """Import the shipped node families once so their decorators have run."""
+    """Import the shipped node families once so their decorators have run; a thread arriving meanwhile waits for
+    them (re-entrant: importing the library reaches here again)."""
     global _loaded
-    if not _loaded:
-        _loaded = True
-        from coopgraph.nodes import library  # noqa: F401
+    with _loading:
+        if not _loaded:
+            _loaded = True
+            from coopgraph.nodes import library  # noqa: F401

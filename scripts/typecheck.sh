@@ -10,4 +10,5 @@ for entry in coopgraph/*; do ln -s "$PWD/$entry" "$root/coopgraph/$(basename "$e
 for folder in graphs nodes prompts memory envs evals; do ln -s "$PWD/$folder" "$root/coopgraph/$folder"; done
 MYPYPATH="$root" exec .venv/bin/python -m mypy --config-file pyproject.toml \
   -p coopgraph.envs.protocol -p coopgraph.envs.capabilities -p coopgraph.envs.registry \
-  -p coopgraph.api -p coopgraph.agent -p coopgraph.checkpoints -p coopgraph.replay -p coopgraph.graphs -p coopgraph.nodes -p coopgraph.memory -p coopgraph.testing -p coopgraph.llm -p coopgraph.tracing -p coopgraph.manifest -p coopgraph.forking -p coopgraph.recorded -p coopgraph.replicates -p coopgraph.catch_up -p coopgraph.play "$@"
+  -p coopgraph.api -p coopgraph.agent -p coopgraph.checkpoints -p coopgraph.replay -p coopgraph.graphs -p coopgraph.nodes -p coopgraph.memory -p coopgraph.testing -p coopgraph.llm -p coopgraph.tracing -p coopgraph.manifest -p coopgraph.forking -p coopgraph.recorded -p coopgraph.replicates -p coopgraph.catch_up -p coopgraph.play \
+  -p coopgraph.evals.joint_step -p coopgraph.evals.parallel -p coopgraph.evals.ray_backend "$@"

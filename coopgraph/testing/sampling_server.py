@@ -4,7 +4,9 @@ It stands in for vLLM, llama.cpp or OpenAI in tests of replicates: at a temperat
 lettered options the prompt lists ("A. ...") by a hash of the seed and the prompt, as a seeded sampler would, and
 at temperature 0 it always takes the first (greedy); a prompt without options gets a short free-text reply chosen
 the same way. It records each request's seed, so a test can see which seeds reached the server and how many
-requests the response cache spared it.
+requests the response cache spared it. With `latency_s` it answers every request after exactly that long, as a
+loaded model server would, and counts how many requests it held at once (`max_in_flight`): the throughput
+benchmark and the concurrency tests measure against it.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import hashlib
 import json
 import re
 import threading
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -29,6 +32,8 @@ class Seen:
 
     seeds: list[int | None] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
+    in_flight: int = 0
+    max_in_flight: int = 0  # the most requests it was answering at one moment
 
     @property
     def requests(self) -> int:
@@ -55,7 +60,7 @@ def answer(body: dict[str, Any]) -> str:
     return FREE_REPLIES[pick]
 
 
-def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
+def _handler(seen: Seen, latency_s: float) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
             return  # quiet: tests read `seen`, not a log
@@ -78,6 +83,13 @@ def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
                 return
             with seen.lock:
                 seen.seeds.append(body.get("seed"))
+                seen.in_flight += 1
+                seen.max_in_flight = max(seen.max_in_flight, seen.in_flight)
+            try:
+                time.sleep(latency_s)
+            finally:
+                with seen.lock:
+                    seen.in_flight -= 1
             text = answer(body)
             prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages") or [])
             self._send({
@@ -91,11 +103,17 @@ def _handler(seen: Seen) -> type[BaseHTTPRequestHandler]:
     return Handler
 
 
+class _Server(ThreadingHTTPServer):
+    daemon_threads = True
+    request_queue_size = 128  # the throughput benchmark opens up to 32 connections at once
+
+
 @contextmanager
-def sampling_server() -> Iterator[tuple[str, Seen]]:
-    """Serve on 127.0.0.1 (a free port) until the block ends; yields the base URL (`.../v1`) and what it saw."""
+def sampling_server(latency_s: float = 0.0) -> Iterator[tuple[str, Seen]]:
+    """Serve on 127.0.0.1 (a free port) until the block ends; yields the base URL (`.../v1`) and what it saw.
+    Each chat request is answered `latency_s` after it arrived (all of them at once: no batch limit)."""
     seen = Seen()
-    server = ThreadingHTTPServer(("127.0.0.1", 0), _handler(seen))
+    server = _Server(("127.0.0.1", 0), _handler(seen, latency_s))
     thread = threading.Thread(target=server.serve_forever, daemon=True, name="sampling-server")
     thread.start()
     try:
