@@ -35,8 +35,8 @@ teams:
 RESULT_FIELDS = ("success", "steps", "max_steps", "metrics", "per_agent", "progress", "decisions", "llm_calls",
                  "prompt_tokens", "completion_tokens", "invalid_answers", "model_seeds", "deterministic")
 #: Event fields that say when, how long or under which generated id: they differ between any two runs.
-VOLATILE = {"t", "latency_s", "model_wait_s", "thread_id", "checkpoint_id", "file", "wall_time_s", "llm_seconds", "run_id",
-            "started_at", "finished_at", "trace_path", "versions", "created", "elapsed_s", "wall"}
+VOLATILE = {"t", "latency_s", "model_wait_s", "thread_id", "checkpoint_id", "file", "wall_time_s", "llm_seconds",
+            "run_id", "started_at", "finished_at", "trace_path", "versions", "created", "elapsed_s", "wall"}
 
 runner = CliRunner()
 
