@@ -84,18 +84,18 @@ def true_state(env: Any, agent: str) -> TrueState:
             objects.append(ObjectSpec(id=obj.id, name=obj.name, kind=obj.kind, room=obj.room, position=obj.position,
                                       is_open=bool(obj.is_open), dummy=obj.dummy))
             continue
-        where: dict[str, int | None] = {"on": obj.on, "inside": obj.inside}
+        on, inside = obj.on, obj.inside
         if obj.held_by == agent:
-            where = {"on": hands, "inside": None}
+            on, inside = hands, None
         elif obj.held_by is not None:
-            where = {"on": hands, "inside": None}  # a partner's load that serves no subgoal: out of the way
+            on, inside = hands, None  # a partner's load that serves no subgoal: out of the way
             for index, predicate in enumerate(world.goal):
                 if predicate.object_name == obj.name and open_slots[index] > 0:
                     open_slots[index] -= 1
-                    relation = "inside" if predicate.relation == "IN" else "on"
-                    where = {"on": None, "inside": None, relation: predicate.target_id}
+                    target = predicate.target_id
+                    on, inside = (None, target) if predicate.relation == "IN" else (target, None)
                     break
-        objects.append(ObjectSpec(id=obj.id, name=obj.name, kind="item", dummy=obj.dummy, **where))
+        objects.append(ObjectSpec(id=obj.id, name=obj.name, kind="item", dummy=obj.dummy, on=on, inside=inside))
     starts = tuple(AgentStart(room=a.room, position=a.position) for a in world.agents.values())
     episode = Episode(episode_id=base.episode_id, seed=base.seed, task=base.task, rooms=base.rooms, doors=base.doors,
                       objects=tuple(objects), goal=base.goal, agent_starts=starts)
@@ -167,7 +167,13 @@ class RecordingMHP(MHPAgent):
             picked = super()._next_plan()
             choice = self.after_message if picked is not None and picked.kind == "send_message" else picked
             followed = choice
-        if choice is not None and choice.kind != "send_message" and self.observation is not None:
+        # followed is None only where choice is: its guard is for the type checker
+        if (
+            choice is not None
+            and followed is not None
+            and choice.kind != "send_message"
+            and self.observation is not None
+        ):
             truth = self.probe(self.agent_id) if self.probe is not None else None
             self.snapshots.append(Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation,
                                            belief, episodic, choice, truth, followed))
@@ -360,7 +366,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
         texts = [o.text for o in seen.options]
         if snap.choice.text not in texts:
             continue  # the spec's shortlist left MHP's choice off: never label a wrong index (recall in docs)
-        oracle = (None, None, "none")
+        oracle: tuple[int | None, str | None, str] = (None, None, "none")
         if snap.truth is not None:
             oracle = oracle_label(snap.truth, agents, snap.agent, seen.options, config=env.config,
                                   restarts=oracle_restarts)
@@ -383,7 +389,9 @@ def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: 
     """Write one decision per line and return a summary (counts per split and oracle mapping)."""
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
-    count, episodes, splits, matches = 0, set(), Counter(), Counter()
+    count, episodes = 0, set()
+    splits: Counter[str] = Counter()
+    matches: Counter[str] = Counter()
     with path.open("w", encoding="utf-8") as out:
         for record in records:
             out.write(json.dumps(record, ensure_ascii=False) + "\n")

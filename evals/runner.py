@@ -11,6 +11,7 @@ runs) is sent WAIT without being asked, so actions and messages cost what the wo
 from __future__ import annotations
 
 import time
+from collections.abc import Sequence
 from typing import Any
 
 from pettingzoo import ParallelEnv
@@ -44,9 +45,18 @@ def _metrics(result: WorldMetrics) -> tuple[dict[str, float], dict[str, dict[str
     return result.summary(), per_agent
 
 
+def _as_world(env: ParallelEnv) -> World:
+    """`env` seen as a `World`; a separate name keeps `env` typed as the `ParallelEnv` it is stepped through."""
+    if not isinstance(env, World):
+        raise TypeError(f"{type(env).__name__} does not implement coopgraph.envs.protocol.World (name, episode_id, "
+                        "time_unit, default_episode, agent_info, metrics, layout); coopgraph.testing.check_world "
+                        "says what is missing")
+    return env
+
+
 def run_episode(
     env: ParallelEnv,
-    team: list[TeamMember],
+    team: Sequence[TeamMember],
     *,
     max_steps: int | None = None,
     tracer: Any = None,
@@ -54,10 +64,7 @@ def run_episode(
 ) -> EpisodeResult:
     """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result."""
     started = time.perf_counter()
-    if not isinstance(env, World):
-        raise TypeError(f"{type(env).__name__} does not implement coopgraph.envs.protocol.World (name, episode_id, "
-                        "time_unit, default_episode, agent_info, metrics, layout); coopgraph.testing.check_world "
-                        "says what is missing")
+    world = _as_world(env)
     observations, _ = env.reset(seed=seed)
     agents = list(env.possible_agents)
     if len(team) != len(agents):
@@ -70,11 +77,11 @@ def run_episode(
     horizon = min(max_steps, first.horizon) if max_steps else first.horizon
     bound = {agent: HeldTracer(tracer.bind(agent=agent)) for agent in agents} if tracer is not None else {}
     for index, (agent, member) in enumerate(members.items()):
-        member.reset(agent, env.agent_info(agent), seed + index)
+        member.reset(agent, world.agent_info(agent), seed + index)
         if agent in bound and callable(getattr(member, "set_tracer", None)):
             member.set_tracer(bound[agent])  # type: ignore[attr-defined]
-    env_name, episode_id = env.name, env.episode_id
-    layout = env.layout() if tracer is not None else None
+    env_name, episode_id = world.name, world.episode_id
+    layout = world.layout() if tracer is not None else None
     if tracer is not None:
         tracer.event(
             "episode_start",
@@ -114,17 +121,13 @@ def run_episode(
                 record[agent] = dict(info)  # action, ok, reason, room, position, holding, message, ...
             success = bool(terminations) and all(terminations.values())
             if tracer is not None:
-                tracer.event(
-                    "env_step",
-                    step=steps,
-                    agents=record,
-                    subgoals_done=next(iter(infos.values()), {}).get("subgoals_done"),
-                )
+                first_info: dict[str, Any] = next(iter(infos.values()), {})
+                tracer.event("env_step", step=steps, agents=record, subgoals_done=first_info.get("subgoals_done"))
             if success or (truncations and all(truncations.values())):
                 break
     finally:
         decider.close()
-    metrics, per_agent = _metrics(env.metrics())
+    metrics, per_agent = _metrics(world.metrics())
     result = EpisodeResult(
         env=env_name,
         episode_id=episode_id,

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Literal
 
@@ -116,6 +117,7 @@ def stat_text(s: Stat, digits: int = 1, fmt: Format = "stat") -> str:
     resample, and `deterministic` when every run said its replicates are copies."""
     if s.mean is None:
         return "–"
+    bound: Callable[[float], str]
     if fmt == "stat_signed_pct":
         text, bound = _signed_pct(s.mean), _signed_pct
     else:

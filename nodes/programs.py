@@ -169,8 +169,8 @@ class JinjaAdapter(metaclass=DspyDeferred):
                                 self.free_reasoning, reply.answer_label, reply.reasoning_label,
                                 reply.matching == "exact")
 
-    def _turn(self, signature: type[dspy.Signature], inputs: dict[str, Any]) -> list[dict[str, str]]:
-        variables = {**inputs.get("context", {}), "instructions": signature.instructions}
+    def _turn(self, instructions: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
+        variables = {**inputs.get("context", {}), "instructions": instructions}
         if "options" in inputs:
             variables["options"] = list(inputs["options"])
         messages = render_messages(self.template, variables, self.env_name)
@@ -182,12 +182,13 @@ class JinjaAdapter(metaclass=DspyDeferred):
     def format(
         self, signature: type[dspy.Signature], demos: list[dict[str, Any]], inputs: dict[str, Any]
     ) -> list[dict[str, Any]]:
-        messages = self._turn(signature, inputs)
+        messages = self._turn(signature.instructions, inputs)
         shots: list[dict[str, str]] = []
         for demo in demos:
             if not all(k in demo for k in signature.input_fields):
                 continue
-            shots.append(self._turn(signature, demo)[-1])  # a demo's question; the opening turns are said once
+            # a demo's question; the opening turns are said once
+            shots.append(self._turn(signature.instructions, demo)[-1])
             shots.append({"role": "assistant", "content": self._demo_reply(demo)})
         head = len(messages) - 1  # the system message and any opening exchange, then the demos, then the question
         return messages[:head] + shots + messages[head:]

@@ -16,7 +16,7 @@ from coopgraph.envs.baselines.templates import read_message
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, Observation, PrimitiveAction, SkillStatus
 
 RETRY_AFTER_STEPS = 10  # a plan that failed is not chosen again for this long
 
@@ -47,7 +47,8 @@ class MHPAgent:
         self.failed: dict[tuple[str, int | None], int] = {}
 
     # ----------------------------------------------------------------- acting
-    def act(self, observation: HouseObservation) -> PrimitiveAction:
+    def act(self, observation: Observation) -> PrimitiveAction:
+        assert isinstance(observation, HouseObservation), "C-WAH observes a HouseObservation"
         self.belief.update(observation)
         for message in observation.messages:
             read_message(self.belief, message)

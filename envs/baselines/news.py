@@ -11,7 +11,7 @@ from typing import Any
 
 from coopgraph.envs.baselines.templates import News, intent_phrase, put_phrase, seen_phrase, write_message
 from coopgraph.envs.cwah.belief import Belief, PartnerIntent
-from coopgraph.envs.protocol import Affordance, HouseObservation, PrimitiveAction
+from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
 
 
 class NewsReporter:
@@ -24,7 +24,7 @@ class NewsReporter:
         self.reported: dict[int, tuple[Any, ...]] = {}
         self.reported_empty: set[int] = set()
 
-    def note_put(self, belief: Belief, obs: HouseObservation) -> None:
+    def note_put(self, belief: Belief, obs: Observation) -> None:
         """Remember my own successful put of the last step, to report it with the next message."""
         if not (obs.last_action_ok and obs.last_action and obs.last_action.startswith("[put]")):
             return

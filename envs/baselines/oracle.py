@@ -51,11 +51,11 @@ class World:
                 if (obj.on if goal.relation == "ON" else obj.inside) == goal.target:
                     done += 1
                     continue
-                holder = self.objects[obj.inside if obj.inside is not None else obj.on]  # type: ignore[index]
+                holder_id = obj.inside if obj.inside is not None else obj.on
+                assert holder_id is not None, "Episode validation puts every item on or inside furniture"
+                holder = self.objects[holder_id]
                 closed = holder.id if holder.kind == "container" and not holder.is_open else None
-                self.candidates.append(
-                    Candidate(obj.id, obj.name, (holder.position, holder.room), closed, index)
-                )  # type: ignore[arg-type]
+                self.candidates.append(Candidate(obj.id, obj.name, holder.fixed_place, closed, index))
             self.needed.append(max(0, goal.count - done))
 
     def place(self, object_id: int) -> Place:
@@ -225,7 +225,7 @@ def _affordances(world: World, ops: list[tuple[str, Candidate]]) -> list[Afforda
                     target_id=target.id,
                     target_name=target.name,
                     room_id=target.room,
-                    room_name=world.floor.room_name(target.room),
+                    room_name=world.floor.room_name(target.fixed_place[1]),
                     target_ids=(cand.object_id,),
                 )
             )  # type: ignore[arg-type]

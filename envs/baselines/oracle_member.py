@@ -9,7 +9,15 @@ from __future__ import annotations
 from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah.env import CWAHAgentInfo
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, AgentInfo, HouseObservation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import (
+    WAIT,
+    Affordance,
+    AgentInfo,
+    HouseObservation,
+    Observation,
+    PrimitiveAction,
+    SkillStatus,
+)
 
 
 class OracleAgent:
@@ -30,7 +38,8 @@ class OracleAgent:
         self.estimated_steps = plan.estimated_steps
         self.skills = CWAHSkillBook.from_env_info(env_info)
 
-    def act(self, observation: HouseObservation) -> PrimitiveAction:
+    def act(self, observation: Observation) -> PrimitiveAction:
+        assert isinstance(observation, HouseObservation), "C-WAH observes a HouseObservation"
         while self.todo:
             step = self.skills.next_action(self.todo[0], observation)
             if step.status is SkillStatus.RUNNING and step.action is not None:

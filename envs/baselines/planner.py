@@ -42,9 +42,10 @@ class SubgoalPlanner:
             o
             for o in options
             if o.kind == "gograb"
+            and o.target_id is not None
             and o.target_id not in claimed
             and needs[belief.objects[o.target_id].name] > 0
-        ]  # type: ignore[index]
+        ]
         looks = [o for o in options if o.kind in ("gocheck", "goexplore")]
         hands_full = len(belief.holding) >= belief.config.hands
         if puts and (hands_full or not grabs):

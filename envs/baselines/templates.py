@@ -77,8 +77,16 @@ def read_message(belief: Belief, message: Message) -> None:
     for section in message.text.split(" | "):
         if section.startswith("P: "):
             for obj, oid, rel, _target, tid, _room, rid in _PUT.findall(section):
-                relation = {"inside": int(tid)} if rel == "in" else {"on": int(tid)}
-                belief.note_object(int(oid), obj, "item", int(rid), **relation)
+                inside = rel == "in"
+                holder_id = int(tid)
+                belief.note_object(
+                    int(oid),
+                    obj,
+                    "item",
+                    int(rid),
+                    inside=holder_id if inside else None,
+                    on=None if inside else holder_id,
+                )
         elif section.startswith("I: "):
             for verb, name, target_id in _INTENT.findall(section):
                 _assume_grabbed(belief, message.sender)
@@ -101,8 +109,15 @@ def read_message(belief: Belief, message: Message) -> None:
                     belief.note_checked(int(container_id))
             for obj, oid, rel, holder, hid, _room, rid in _SEEN.findall(section):
                 belief.note_object(int(hid), holder, "container" if rel == "inside" else "surface", int(rid))
-                relation = {"inside": int(hid)} if rel == "inside" else {"on": int(hid)}
-                belief.note_object(int(oid), obj, "item", int(rid), **relation)
+                inside, holder_id = rel == "inside", int(hid)
+                belief.note_object(
+                    int(oid),
+                    obj,
+                    "item",
+                    int(rid),
+                    inside=holder_id if inside else None,
+                    on=None if inside else holder_id,
+                )
 
 
 def _assume_grabbed(belief: Belief, sender: str) -> None:

@@ -17,7 +17,7 @@ from pydantic import BaseModel
 
 from coopgraph.envs.capabilities import ProgressEvent
 from coopgraph.envs.cwah import estimates
-from coopgraph.envs.cwah.catalog import HOME_ROOM
+from coopgraph.envs.cwah.catalog import HOME_ROOM, ObjectKind
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.episode import DoorSpec, RoomSpec
 from coopgraph.envs.cwah.layout import FloorPlan
@@ -148,8 +148,9 @@ class Belief:
         if obj.name in self.goal_classes:
             self.version += 1
 
-    def update(self, obs: HouseObservation) -> None:
+    def update(self, obs: Observation) -> None:
         """Fold one observation in: what is seen replaces what was believed about this room."""
+        assert isinstance(obs, HouseObservation), "C-WAH observes a HouseObservation"
         self.step, self.room_id, self.position = obs.time, obs.room_id, obs.position
         if obs.room_id not in self.explored_rooms:
             self.explored_rooms.add(obs.room_id)
@@ -196,7 +197,7 @@ class Belief:
         self,
         object_id: int,
         name: str,
-        kind: str,
+        kind: ObjectKind,
         room_id: int | None,
         *,
         inside: int | None = None,

@@ -84,6 +84,13 @@ class ObjectSpec(BaseModel):
     is_open: bool = False
     dummy: bool = False
 
+    @property
+    def fixed_place(self) -> tuple[Point, int]:
+        """Furniture's position and room, which `Episode` validation guarantees; an item has none of its own."""
+        if self.position is None or self.room is None:
+            raise ValueError(f"{self.kind} {self.id} has no position and room of its own")
+        return self.position, self.room
+
 
 class GoalSpec(BaseModel):
     """A counted predicate: `count` objects of class `object` must be ON/IN object `target`."""

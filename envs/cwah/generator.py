@@ -135,8 +135,16 @@ def generate_episode(seed: int, task: str | None = None, episode_id: str | None 
         for _ in range(amount):
             holder_class = rng.choices(sorted(holders), weights=[holders[c] for c in sorted(holders)])[0]
             holder = rng.choice(furniture_by_class[holder_class])
-            relation = {"inside": holder.id} if holder.kind == "container" else {"on": holder.id}
-            objects.append(ObjectSpec(id=item_id, name=name, kind="item", **relation))
+            inside = holder.kind == "container"
+            objects.append(
+                ObjectSpec(
+                    id=item_id,
+                    name=name,
+                    kind="item",
+                    inside=holder.id if inside else None,
+                    on=None if inside else holder.id,
+                )
+            )
             item_id += 1
     starts = []
     for _ in range(MAX_AGENTS):

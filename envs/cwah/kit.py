@@ -36,8 +36,10 @@ def read_free_text(belief: Belief, message: Message) -> None:
         for name, oid, relation, holder, hid in _PLACED.findall(sentence):
             if holder in ROOM_TYPES or name in CONTAINER_CLASSES | SURFACE_CLASSES:
                 continue
-            where = {"inside": int(hid)} if relation in ("in", "inside") else {"on": int(hid)}
-            belief.note_object(int(oid), name, "item", None, **where)
+            inside, holder_id = relation in ("in", "inside"), int(hid)
+            belief.note_object(
+                int(oid), name, "item", None, inside=holder_id if inside else None, on=None if inside else holder_id
+            )
         if _EMPTY_WORDS.search(sentence):
             for name, cid in re.findall(_LABEL, sentence):
                 if name in CONTAINER_CLASSES:

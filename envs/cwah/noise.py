@@ -23,10 +23,15 @@ def add_noise(episode: Episode, count: int) -> Episode:
     dummies = []
     for index in range(count):
         holder = rng.choice(furniture)
-        relation = {"inside": holder.id} if holder.kind == "container" else {"on": holder.id}
+        inside = holder.kind == "container"
         dummies.append(
             ObjectSpec(
-                id=next_id + index, name=rng.choice(DUMMY_CLASSES), kind="item", dummy=True, **relation
+                id=next_id + index,
+                name=rng.choice(DUMMY_CLASSES),
+                kind="item",
+                dummy=True,
+                inside=holder.id if inside else None,
+                on=None if inside else holder.id,
             )
         )
     return episode.model_copy(

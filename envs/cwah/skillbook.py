@@ -15,6 +15,7 @@ from coopgraph.envs.protocol import (
     Affordance,
     HouseObservation,
     ObjectInfo,
+    Observation,
     PrimitiveAction,
     SkillStatus,
     SkillStep,
@@ -58,7 +59,8 @@ class CWAHSkillBook:
         self._sent = False
         self._put_any = False
 
-    def next_action(self, plan: Affordance, observation: HouseObservation) -> SkillStep:
+    def next_action(self, plan: Affordance, observation: Observation) -> SkillStep:
+        assert isinstance(observation, HouseObservation), "C-WAH observes a HouseObservation"
         if plan is not self._plan:
             self.reset()
             self._plan = plan

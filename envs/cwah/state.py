@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from coopgraph.envs.cwah.catalog import ObjectKind
 from coopgraph.envs.cwah.episode import Episode
 from coopgraph.envs.cwah.layout import FloorPlan
 from coopgraph.envs.protocol import Point
@@ -17,7 +18,7 @@ class ObjectState:
 
     id: int
     name: str
-    kind: str
+    kind: ObjectKind
     room: int
     position: Point
     on: int | None = None
@@ -58,16 +59,17 @@ class WorldState:
         specs = {spec.id: spec for spec in episode.objects}
         for spec in episode.objects:
             if spec.kind == "item":
-                holder = specs[spec.on if spec.on is not None else spec.inside]  # type: ignore[index]
-                room, position = holder.room, holder.position
+                holder_id = spec.on if spec.on is not None else spec.inside
+                assert holder_id is not None, "Episode validation puts every item on or inside furniture"
+                position, room = specs[holder_id].fixed_place
             else:
-                room, position = spec.room, spec.position
+                position, room = spec.fixed_place
             self.objects[spec.id] = ObjectState(
                 id=spec.id,
                 name=spec.name,
                 kind=spec.kind,
                 room=room,
-                position=position,  # type: ignore[arg-type]
+                position=position,
                 on=spec.on,
                 inside=spec.inside,
                 is_open=spec.is_open if spec.kind == "container" else None,

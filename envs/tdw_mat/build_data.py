@@ -32,7 +32,8 @@ REGION_FLOOR = {"1": {0: 4, 1: 3, 2: 6, 3: 5, 4: 1, 5: 2},
 #: of the six scene files their recorded type (`tests/envs/tdw_mat/test_scene2.py`). Region 5, the Porch, is the
 #: hallway with the alcove below it (u 150-204): floor 4, which touches every other floor; the house's doors are
 #: the gaps in the walls between it and each room. Overlaps are meant: the first region by index wins.
-SCENE2_PIXELS = {"scale": 16.5, "origin": (252.0, 259.0)}
+SCENE2_SCALE = 16.5  # pixels per metre of `floorplan_2a.jpg`
+SCENE2_ORIGIN = (252.0, 259.0)  # the pixel of world point (0, 0)
 SCENE2 = {
     "region_floor": {0: 1, 1: 2, 2: 3, 3: 5, 4: 6, 5: 4, 6: 7, 7: 8},
     "boxes": {"1": [(133, 167, 204, 229)],                          # 0: the tiled room, top left
@@ -57,8 +58,8 @@ def _xz(position: dict[str, float]) -> tuple[float, float]:
 
 def _world(u: float, v: float) -> tuple[float, float]:
     """A pixel of `floorplan_2a.jpg` as a world point (x, z)."""
-    scale, (u0, v0) = SCENE2_PIXELS["scale"], SCENE2_PIXELS["origin"]
-    return (round((u - u0) / scale, 2), round((v0 - v) / scale, 2))  # type: ignore[operator]
+    scale, (u0, v0) = SCENE2_SCALE, SCENE2_ORIGIN
+    return (round((u - u0) / scale, 2), round((v0 - v) / scale, 2))
 
 
 def build_scene2(floods: dict[str, Any], layouts: dict[str, Any]) -> dict[str, Any]:

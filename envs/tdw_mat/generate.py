@@ -57,7 +57,7 @@ def generate_episode(seed: int, key: str | None = None) -> TDWEpisode:
     data = shipped_data()
     scenes = sorted(data["scenes"])
     scene, layout, setting, task = (rng.choice(scenes), rng.randrange(3), rng.randrange(2),
-                                    rng.choice(("food", "stuff")))
+                                    rng.choice(TASKS))
     if key is not None:
         scene, layout, setting, task = _parse_key(key, scenes)
     entry = data["scenes"][scene]["layouts"][str(layout)]
@@ -96,6 +96,10 @@ def generate_episode(seed: int, key: str | None = None) -> TDWEpisode:
     episode_id = f"{GENERATED_SET}/{seed}" + (f"/{key}" if key is not None else "")
     return TDWEpisode(episode_id=episode_id, scene=scene_name, layout=layout, setting=setting, task=task,
                       room_types=room_types, objects=objects, starts=starts)
+
+
+#: The two tasks a generated episode draws from, in the order the seed picks them.
+TASKS: tuple[Task, ...] = ("food", "stuff")
 
 
 def _parse_key(key: str, scenes: list[str]) -> tuple[str, int, int, Task]:

@@ -26,6 +26,7 @@ from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.evals.runner import run_episode
 from coopgraph.testing import scripted_lm
+from coopgraph.testing.chat import ScriptedChatModel
 from coopgraph.tracing import Tracer
 
 SPECS = ("coela", "coela-lite", "coela-brief", "coela-news", "capo", "capo-lite", "reveca", "reveca-rules", "llmco",
@@ -73,8 +74,10 @@ def record_run(spec: str, world: str) -> dict[str, Any]:
         _record_actions(member, actions)
     tracer = Tracer(None)
     result = run_episode(env, members, max_steps=steps, seed=0, tracer=tracer)
+    chat = lm.chat_model
+    assert isinstance(chat, ScriptedChatModel), "scripted_lm wraps a ScriptedChatModel"
     return {"actions": actions, "messages": [f"{m.step} {m.sender}: {m.text}" for m in result.messages],
-            "prompts": lm.chat_model.prompts(), "success": result.success, "steps": result.steps,
+            "prompts": chat.prompts(), "success": result.success, "steps": result.steps,
             "trace": [_stable(event) for event in tracer.events]}
 
 
@@ -138,11 +141,11 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     before = json.loads(args.compare.read_text())
     differing = 0
-    for run in sorted(set(before) | set(recording)):
-        found = first_difference(before.get(run), recording.get(run))
+    for name in sorted(set(before) | set(recording)):
+        found = first_difference(before.get(name), recording.get(name))
         if found:
             differing += 1
-            print(f"DIFFERS {run}{found}")
+            print(f"DIFFERS {name}{found}")
     print(f"{len(recording) - differing} of {len(recording)} runs identical")
     return 1 if differing else 0
 

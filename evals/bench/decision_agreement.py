@@ -89,7 +89,7 @@ def evaluate(decisions: list[dict[str, Any]], lm: Any, *, spec: str = DECISION_S
             "grammar_skipped": lm.usage.grammar_skipped - skipped,
             "all_options": len(decision["options"]), "oracle_labelled": decision["oracle_index"] is not None,
             "expert_kind": kind_of(decision["expert_choice"]),
-            "answer_kind": kind_of(options[vote.index]) if vote.valid else None,
+            "answer_kind": kind_of(options[vote.index]) if vote.index is not None else None,
         }
         row["error"] = not row["valid"] and row["calls"] == 0
         rows.append(row)

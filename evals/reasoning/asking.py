@@ -13,12 +13,14 @@ import dataclasses
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from types import SimpleNamespace
-from typing import Any
+from typing import TYPE_CHECKING, Any, cast
 
 from coopgraph.evals.reasoning.questions import Question
 from coopgraph.llm.constraints import ChoiceConstraint
 from coopgraph.nodes.programs import ChoiceProgram, JinjaAdapter, ReplyContract, run_program, signatures
+
+if TYPE_CHECKING:
+    import dspy
 
 TEMPLATE = "reasoning/ask"
 #: LLM-Co's sampling for its reasoning questions (`src/reasoning_evals/main.py`).
@@ -59,9 +61,9 @@ class ReasoningAdapter(JinjaAdapter):
         directive = str(inputs.get("context", {}).get("directive", ""))
         return None if constraint is None else dataclasses.replace(constraint, answer_label=answer_label(directive))
 
-    def _turn(self, signature: Any, inputs: dict[str, Any]) -> list[dict[str, str]]:
-        tuned = signature.instructions != signatures()["ChooseOption"].instructions
-        return super()._turn(SimpleNamespace(instructions=signature.instructions if tuned else ""), inputs)
+    def _turn(self, instructions: str, inputs: dict[str, Any]) -> list[dict[str, str]]:
+        tuned = instructions != signatures()["ChooseOption"].instructions
+        return super()._turn(instructions if tuned else "", inputs)
 
 
 def reasoning_adapter(reasoning_chars_max: int | None = None) -> JinjaAdapter:
@@ -90,7 +92,7 @@ def inputs(question: Question) -> dict[str, Any]:
 
 def load_program(path: str | Path | None = None) -> Any:
     """The reasoning program, with the demos `coopgraph optimize` saved when a path is given."""
-    program = ChoiceProgram()
+    program = cast("dspy.Module", ChoiceProgram())  # DspyDeferred builds it as a dspy.Module
     if path is not None:
         program.load(str(path))
     return program

@@ -12,12 +12,11 @@ The game description is the opening of CoELA's C-WAH prompt (`planning/choose_ac
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.cwah.belief import Belief
-from coopgraph.envs.protocol import Affordance, HouseObservation, PrimitiveAction
+from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,
     Choice,
@@ -36,7 +35,7 @@ NOT_SEEN = "I have not seen it yet."
 class QuizMHP(MHPAgent):
     """MHP keeping a copy of its belief and its options at each new plan, and its plan at every step."""
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
         self.env_info = env_info
         self.choices: list[tuple[int, Belief, list[Affordance], Affordance]] = []
@@ -51,14 +50,14 @@ class QuizMHP(MHPAgent):
             self.choices.append((belief.step, belief, options, choice))
         return picked
 
-    def act(self, observation: HouseObservation) -> PrimitiveAction:  # type: ignore[override]
+    def act(self, observation: Observation) -> PrimitiveAction:
         action = super().act(observation)
         plan = self.after_message if self.plan is not None and self.plan.kind == "send_message" else self.plan
         self.plans[observation.time] = plan
         return action
 
 
-def game_description(belief: Belief, env_info: dict[str, Any]) -> str:
+def game_description(belief: Belief, env_info: AgentInfo) -> str:
     names = [p.name for p in belief.partners.values()]
     variables = {"agent_name": belief.agent_name, "partner_names": names, "goal": "", "progress": "",
                  "dialogue": "", "previous_actions": "", "step": 0, "max_steps": 0, "instructions": "", "options": []}

@@ -12,13 +12,12 @@ from __future__ import annotations
 
 import copy
 import random
-from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
 from coopgraph.envs.overcooked.belief import OvercookedBelief
 from coopgraph.envs.overcooked.cooks import GreedyCook
-from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.envs.protocol import AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, question_row, sample_choice
 from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
@@ -31,7 +30,7 @@ class QuizCook(GreedyCook):
 
     name = "greedy"
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
         self.choices: list[tuple[int, OvercookedBelief, list[str], str]] = []
         self.plans: dict[int, str | None] = {}

@@ -15,11 +15,10 @@ from __future__ import annotations
 
 import bisect
 import random
-from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.baselines.rhp import BED, CONTAINER, TARGET, RHPAgent
-from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
+from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.affordances import EXPLORE, GOTO, GRAB, PUT, TRANSPORT, TDWAffordances
 from coopgraph.envs.tdw_mat.belief import TDWBelief
 from coopgraph.evals.reasoning.generate_rows import (
@@ -52,7 +51,7 @@ TIE_METRES = 1.0
 class QuizRHP(RHPAgent):
     """RHP keeping a copy of its belief at each sub-goal decision, and its sub-goal after every action."""
 
-    def reset(self, agent_id: str, env_info: dict[str, Any], seed: int) -> None:
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
         self.env_info = env_info
         self.choices: list[tuple[int, TDWBelief]] = []
@@ -117,7 +116,7 @@ def best_plan(belief: TDWBelief, options: list[Affordance]) -> tuple[Affordance,
         nearest.text}
 
 
-def game_description(belief: TDWBelief, env_info: dict[str, Any]) -> str:
+def game_description(belief: TDWBelief, env_info: AgentInfo) -> str:
     partner = next(iter(belief.partners.values())).name
     variables = {"agent_name": belief.name, "partner_names": [partner], "max_steps": belief.horizon, "goal": "",
                  "progress": "", "dialogue": "", "previous_actions": "", "step": 0, "instructions": "", "options": []}

@@ -9,12 +9,12 @@ the floor where the agent stands (with whatever is inside it). Only things that 
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 from coopgraph.evals.trace_view.replay import action_kind
 
 
-def is_floorplan(layout: dict[str, Any] | None) -> bool:
+def is_floorplan(layout: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     return bool(layout) and (layout or {}).get("kind") == "floorplan"
 
 

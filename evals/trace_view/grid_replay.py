@@ -8,10 +8,10 @@ open or shut), so the first agent's copy is taken.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, TypeGuard
 
 
-def is_grid(layout: dict[str, Any] | None) -> bool:
+def is_grid(layout: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:
     return bool(layout) and (layout or {}).get("kind") == "grid"
 
 

@@ -66,7 +66,7 @@ def _decisions(events: list[dict[str, Any]], trace: str | None = None
             slot(agent, at)["plans"].append({"plan": event.get("plan"), "invalid": bool(event.get("invalid")),
                                              "reasoning": event.get("reasoning") or ""})
     paths: dict[str, list[list[str]]] = {}
-    decisions = []
+    decisions: list[dict[str, Any]] = []
     for key in order:
         item = invocations[key]
         if item["path"]:
@@ -136,13 +136,14 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
     agents = list(start.get("agents") or sorted({a for e in steps for a in e.get("agents", {})}))
     last_step = int(steps[-1]["step"]) if steps else 0
     layout = start.get("layout")
+    item_table: dict[str, Any]
     if is_grid(layout):  # a kitchen of cells (Overcooked), not rooms of objects
         frames, item_table = build_grid_frames(layout, agents, steps), {"items": {}, "open": {}}
     elif is_floorplan(layout):  # metric rooms with moving targets and containers (TDW-MAT)
         frames, item_table = build_floor_frames(layout or {}, agents, steps)
     else:
         frames, item_table = build_frames(layout, agents, steps)
-    timeline = {a: [] for a in agents}
+    timeline: dict[str, list[dict[str, Any]]] = {a: [] for a in agents}
     for event in steps:
         for agent, info in (event.get("agents") or {}).items():
             timeline.setdefault(agent, []).append({
