@@ -26,7 +26,9 @@ class TerminalSeat:
         self.out = out
         self.ended = False
         self.shown = 0  # messages already printed
-        self._lines: queue.Queue[object] = queue.Queue()
+        # One line read ahead at most: an endless input (`yes 1 | coopgraph play ...`) must not be read into memory
+        # faster than the episode asks for it.
+        self._lines: queue.Queue[object] = queue.Queue(maxsize=1)
         threading.Thread(target=self._read, args=(lines,), daemon=True).start()
 
     def _read(self, lines: TextIO) -> None:

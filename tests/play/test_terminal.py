@@ -49,3 +49,29 @@ def test_the_step_limit_spends_the_step_waiting() -> None:
     with os.fdopen(read) as lines, os.fdopen(write, "w"):
         seat = TerminalSeat(lines, io.StringIO())
         assert seat.ask(TURN, 0.05) is None
+
+
+class _Endless(io.StringIO):
+    """`yes 1` as a stream: lines without end, counting how many were read."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.read_lines = 0
+
+    def __iter__(self) -> _Endless:
+        return self
+
+    def __next__(self) -> str:
+        self.read_lines += 1
+        return "1\n"
+
+
+def test_endless_input_is_read_only_as_the_episode_asks() -> None:
+    import time
+
+    endless = _Endless()
+    seat = TerminalSeat(endless, io.StringIO())
+    answers = [seat.ask(TURN, None) for _ in range(3)]
+    assert all(a is not None and a.choice == 1 for a in answers)
+    time.sleep(0.2)  # the reader thread had time to run ahead, if it could
+    assert endless.read_lines <= len(answers) + 2
