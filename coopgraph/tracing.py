@@ -14,7 +14,7 @@ import re
 import threading
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from contextlib import AbstractContextManager, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -44,6 +44,22 @@ def redact(value: Any, secrets: list[str] | None = None) -> Any:
             value = value.replace(secret, REDACTED)
         return _SECRET_VALUE.sub(REDACTED, value)
     return value
+
+
+@contextmanager
+def timed_span(event: Callable[..., Any], kind: str, **fields: Any) -> Iterator[dict[str, Any]]:
+    """`<kind>_start`, the block, then `<kind>_end` with the block's latency and what it put in the yielded dict
+    (or the error it raised), each written through `event`: one span for the tracer and the tracers that wrap it."""
+    event(f"{kind}_start", **fields)
+    out: dict[str, Any] = {}
+    start = time.perf_counter()
+    try:
+        yield out
+    except BaseException as exc:
+        out["error"] = f"{type(exc).__name__}: {exc}"
+        raise
+    finally:
+        event(f"{kind}_end", **fields, latency_s=round(time.perf_counter() - start, 4), **out)
 
 
 class Tracer:
@@ -76,19 +92,9 @@ class Tracer:
             listener(record)
         return record
 
-    @contextmanager
-    def span(self, kind: str, **fields: Any) -> Iterator[dict[str, Any]]:
+    def span(self, kind: str, **fields: Any) -> AbstractContextManager[dict[str, Any]]:
         """Write `<kind>_start`, run the block, write `<kind>_end` with its latency and outputs."""
-        self.event(f"{kind}_start", **fields)
-        out: dict[str, Any] = {}
-        start = time.perf_counter()
-        try:
-            yield out
-        except BaseException as exc:
-            out["error"] = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            self.event(f"{kind}_end", **fields, latency_s=round(time.perf_counter() - start, 4), **out)
+        return timed_span(self.event, kind, **fields)
 
     def close(self) -> None:
         with self._lock:

@@ -9,13 +9,12 @@ first (each event keeps the time it happened).
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
+from contextlib import AbstractContextManager
 from typing import Any
 
 from coopgraph.envs.protocol import Observation, PrimitiveAction, TeamMember
-from coopgraph.tracing import BoundTracer
+from coopgraph.tracing import BoundTracer, timed_span
 
 
 class HeldTracer:
@@ -35,19 +34,9 @@ class HeldTracer:
         self._held.append((kind, fields))
         return {"type": kind, **fields}
 
-    @contextmanager
-    def span(self, kind: str, **fields: Any) -> Iterator[dict[str, Any]]:
+    def span(self, kind: str, **fields: Any) -> AbstractContextManager[dict[str, Any]]:
         """As `Tracer.span`, through `event` so that held spans are held too."""
-        self.event(f"{kind}_start", **fields)
-        out: dict[str, Any] = {}
-        start = time.perf_counter()
-        try:
-            yield out
-        except BaseException as exc:
-            out["error"] = f"{type(exc).__name__}: {exc}"
-            raise
-        finally:
-            self.event(f"{kind}_end", **fields, latency_s=round(time.perf_counter() - start, 4), **out)
+        return timed_span(self.event, kind, **fields)
 
     def hold(self) -> None:
         self._held = []
