@@ -53,12 +53,14 @@ def _command(suite: Path, out: Path, workers: int) -> list[str]:
 
 
 def _stored(out: Path) -> dict[tuple, tuple]:
-    """Done rows by key → (run id, finished at, pid); reads through WAL like any other reader."""
+    """Done rows by key → (run id, finished at, pid); reads through WAL like any other reader. Not read-only: after
+    a kill -9 of the writer, SQLite recovers the WAL index on the next connection, which a `mode=ro` connection may
+    not do, and then it misses rows the killed writer had committed."""
     db = out / "results.sqlite"
     if not db.exists():
         return {}
     try:
-        conn = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
+        conn = sqlite3.connect(db, timeout=5)
         rows = conn.execute("SELECT suite, team, episode, seed, repeat, config_hash, run_id, finished_at, pid "
                             "FROM runs WHERE status = 'done'").fetchall()
         conn.close()
