@@ -9,35 +9,14 @@ used). Without them the test skips, except under CI=true, where it fails: CI ins
 from __future__ import annotations
 
 import json
-import os
-import shutil
 from pathlib import Path
 
-import pytest
-
 from coopgraph.evals.trace_view import write_view
+from tests.browser import ARGS, CHROMIUM, browser_or_skip
 
-CHROMIUM = os.environ.get("COOPGRAPH_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
 
 
-def _browser_or_skip():  # noqa: ANN202 - playwright's sync API object
-    missing = []
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing.append("the playwright package (pip install playwright)")
-        sync_playwright = None
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        missing.append(f"chromium at {CHROMIUM} (apt-get install -y chromium)")
-    if missing:
-        reason = "browser test needs " + " and ".join(missing)
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason + " — CI must install them")
-        pytest.skip(reason)
-    return sync_playwright
 
 
 def _agent_positions(page) -> dict[str, tuple[str, str]]:  # noqa: ANN001
@@ -46,7 +25,7 @@ def _agent_positions(page) -> dict[str, tuple[str, str]]:  # noqa: ANN001
 
 
 def test_page_loads_scrubs_and_opens_a_decision(traces: dict[str, Path], tmp_path: Path) -> None:
-    sync_playwright = _browser_or_skip()
+    sync_playwright = browser_or_skip()
     html = tmp_path / "view.html"
     write_view(traces["decided"], html)
     requests: list[str] = []
@@ -116,7 +95,7 @@ def test_process_marks_sit_on_the_agents_timeline_rows(tmp_path: Path) -> None:
                    bob=act(walk, position=[2.0, 1.0]))]
     trace = tmp_path / "hand.jsonl"
     trace.write_text("".join(json.dumps(e) + "\n" for e in events), encoding="utf-8")
-    sync_playwright = _browser_or_skip()
+    sync_playwright = browser_or_skip()
     html = tmp_path / "hand.html"
     write_view(trace, html)
     errors: list[str] = []
@@ -153,7 +132,7 @@ def test_a_tdw_floorplan_draws_with_the_shared_house_code(tmp_path: Path) -> Non
                            llm=lambda: scripted_lm(lambda messages, kwargs: "Answer: A"), max_steps=300,
                            out=tmp_path)
     assert result.trace_path is not None
-    sync_playwright = _browser_or_skip()
+    sync_playwright = browser_or_skip()
     html = tmp_path / "floor.html"
     write_view(result.trace_path, html)
     errors: list[str] = []

@@ -3,38 +3,14 @@ under CI=true, where CI installs both), and a played episode served in a thread.
 
 from __future__ import annotations
 
-import os
-import shutil
 import threading
 from functools import partial
 from pathlib import Path
 from typing import Any
 
-import pytest
-
 from coopgraph.play.serve import serve_episode
 from coopgraph.play.study import play_study
-
-CHROMIUM = os.environ.get("COOPGRAPH_CHROMIUM", "/usr/bin/chromium")
-ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-        "--disable-background-networking", "--disable-component-update", "--disable-sync"]
-
-
-def browser_or_skip() -> Any:
-    missing = []
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        missing.append("the playwright package (pip install playwright)")
-        sync_playwright = None
-    if not (Path(CHROMIUM).is_file() or shutil.which(CHROMIUM)):
-        missing.append(f"chromium at {CHROMIUM} (apt-get install -y chromium)")
-    if missing:
-        reason = "browser test needs " + " and ".join(missing)
-        if os.environ.get("CI") == "true":
-            pytest.fail(reason + " — CI must install them")
-        pytest.skip(reason)
-    return sync_playwright
+from tests.browser import ARGS, CHROMIUM, browser_or_skip  # noqa: F401 - the browser tests import them from here
 
 
 class Served:
