@@ -97,6 +97,10 @@ def _plain(generation: Generation) -> dict[str, Any]:
     return {"content": message.content, "usage": message.usage_metadata, "metadata": metadata}
 
 
+#: Serialises setting up a cache file within this process (episodes on threads open their caches together).
+_SETUP = threading.Lock()
+
+
 class SQLiteResponseCache(BaseCache):
     """Responses keyed by sha256(prompt, llm_string), stored as plain JSON; hits are flagged in metadata."""
 
@@ -105,14 +109,17 @@ class SQLiteResponseCache(BaseCache):
         self.namespace = namespace  # the weights' identity: a retrained adapter must not answer from old replies
         self.path.parent.mkdir(parents=True, exist_ok=True)
         self._local = threading.local()
-        with self._conn() as conn:
-            conn.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+        with _SETUP:  # WAL is a property of the file, set once: threads that set it at once lock each other out
+            conn = self._conn()
+            if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+                conn.execute("PRAGMA journal_mode=WAL")
+            with conn:
+                conn.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def _conn(self) -> sqlite3.Connection:
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=30)
-            conn.execute("PRAGMA journal_mode=WAL")
             self._local.conn = conn
         return conn
 
