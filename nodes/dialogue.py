@@ -49,11 +49,11 @@ def _send(ctx: NodeContext[Any], obs: Observation, text: str, what: str, to: str
 def _addressee(question: str, belief: Belief) -> str | None:
     """The one partner a question names, when there are several to choose from: only that partner needs it (with
     one partner, a message to everyone is the same message, and stays as it always was)."""
-    partners = getattr(belief, "partners", None) or {}
+    partners = belief.partners if isinstance(belief, Partners) else {}  # the capability, not a probe
     named = _ADDRESSEE.search(question)
     if len(partners) < 2 or named is None:
         return None
-    return next((pid for pid, p in partners.items() if str(getattr(p, "name", "")).lower() == named[1].lower()), None)
+    return next((pid for pid, p in partners.items() if p.name.lower() == named[1].lower()), None)
 
 
 def _fit(text: str, limit: int) -> str:
