@@ -22,19 +22,19 @@ class UnknownBaselineError(ValueError):
 
 
 def _mhp(**options: Any) -> TeamMember:
-    from coopgraph.envs.baselines.mhp import MHPAgent
+    from coopgraph.envs.cwah.experts.mhp import MHPAgent
 
     return MHPAgent(**{"name": "mhp", **options})
 
 
 def _mhp_silent(**options: Any) -> TeamMember:
-    from coopgraph.envs.baselines.mhp import MHPAgent
+    from coopgraph.envs.cwah.experts.mhp import MHPAgent
 
     return MHPAgent(**{"name": "mhp-silent", "communicate": False, **options})
 
 
 def _oracle(**options: Any) -> TeamMember:
-    from coopgraph.envs.baselines.oracle_member import OracleAgent
+    from coopgraph.envs.cwah.experts.oracle_member import OracleAgent
 
     return OracleAgent(**options)
 
@@ -46,37 +46,37 @@ def _toyhouse_expert(**options: Any) -> TeamMember:
 
 
 def _greedy_cook(**options: Any) -> TeamMember:
-    from coopgraph.envs.overcooked.cooks import GreedyCook
+    from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 
     return GreedyCook(**options)
 
 
 def _random_cook(**options: Any) -> TeamMember:
-    from coopgraph.envs.overcooked.cooks import RandomCook
+    from coopgraph.envs.overcooked.experts.cooks import RandomCook
 
     return RandomCook(**options)
 
 
 def _tdw_oracle(**options: Any) -> TeamMember:
-    from coopgraph.envs.baselines.tdw_oracle_member import TDWOracleAgent
+    from coopgraph.envs.tdw_mat.experts.oracle_member import TDWOracleAgent
 
     return TDWOracleAgent(**options)
 
 
 def _rhp(**options: Any) -> TeamMember:
-    from coopgraph.envs.baselines.rhp import RHPAgent
+    from coopgraph.envs.tdw_mat.experts.rhp import RHPAgent
 
     return RHPAgent(**options)
 
 
 def _collab_planner(**options: Any) -> TeamMember:
-    from coopgraph.envs.collab.planners import PlannerPlayer
+    from coopgraph.envs.collab.experts.planners import PlannerPlayer
 
     return PlannerPlayer(**options)
 
 
 def _collab_random(**options: Any) -> TeamMember:
-    from coopgraph.envs.collab.planners import RandomPlayer
+    from coopgraph.envs.collab.experts.planners import RandomPlayer
 
     return RandomPlayer(**options)
 
@@ -108,7 +108,7 @@ def make_baseline(name: str, **options: Any) -> TeamMember:
 
 def oracle_bound(episode: Episode, num_agents: int, config: CWAHConfig | None = None) -> float:
     """Admissible lower bound on the team's steps for `episode` (see oracle.py)."""
-    from coopgraph.envs.baselines.oracle import oracle_bound as bound
+    from coopgraph.envs.cwah.experts.oracle import oracle_bound as bound
 
     return bound(episode, num_agents, config)
 

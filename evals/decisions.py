@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline, registered_baselines
-from coopgraph.envs.baselines.mhp import MHPAgent
-from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah import episode_sets
 from coopgraph.envs.cwah.episode import AgentStart, Episode, ObjectSpec
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
+from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.partners import make_baseline, registered_baselines
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context

@@ -16,10 +16,10 @@ from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
-from coopgraph.envs.overcooked.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
 from coopgraph.evals.runner import run_episode

@@ -1,7 +1,7 @@
 """Decision points in TDW-MAT: what CoELA's choice node would see where the scripted planner picked an action.
 
 As `evals/decisions.py` does for MHP in C-WAH: a team with a recording `TransportPlanner` (RHP's sub-goal rules on
-CoELA's own action list, `envs/tdw_mat/planner.py`) plays a train episode, and each time a recorded agent picks
+CoELA's own action list, `envs/tdw_mat/experts/planner.py`) plays a train episode, and each time a recorded agent picks
 among two or more listed actions we freeze what it knew (a copy of its belief and of its action history, as the
 graph logs it) and render it through a spec's own nodes, so the prompt is byte for byte the one a CoELA agent is
 sent, with the planner's pick as the lettered option it maps onto. Episodes are split by their scene layout (all
@@ -15,9 +15,9 @@ from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.tdw_mat.episode import train_episodes
-from coopgraph.envs.tdw_mat.planner import TransportPlanner
+from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
 from coopgraph.evals.runner import run_episode

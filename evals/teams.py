@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from coopgraph.envs.baselines import make_baseline, registered_baselines
+from coopgraph.envs.partners import make_baseline, registered_baselines
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 

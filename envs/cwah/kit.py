@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from coopgraph.envs import CWAH_CAPABILITIES
-from coopgraph.envs.baselines.news import NewsReporter
-from coopgraph.envs.baselines.templates import read_message as read_template
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
 from coopgraph.envs.cwah.catalog import CONTAINER_CLASSES, ROOM_TYPES, SURFACE_CLASSES
 from coopgraph.envs.cwah.env import CWAHAgentInfo
+from coopgraph.envs.cwah.messages import read_message as read_template
+from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import LABEL_PATTERN, AgentKit, Message
 

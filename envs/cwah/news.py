@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from coopgraph.envs.baselines.templates import News, intent_phrase, put_phrase, seen_phrase, write_message
 from coopgraph.envs.cwah.belief import Belief, PartnerIntent
+from coopgraph.envs.cwah.messages import News, intent_phrase, put_phrase, seen_phrase, write_message
 from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
 
 

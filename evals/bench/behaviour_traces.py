@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.runner import run_episode
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.chat import ScriptedChatModel

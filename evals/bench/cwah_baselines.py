@@ -11,8 +11,8 @@ import statistics
 import time
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline, oracle_bound
 from coopgraph.envs.cwah import episode_sets, resolve_episode
+from coopgraph.envs.partners import make_baseline, oracle_bound
 from coopgraph.evals.runner import EpisodeResult, run_episode
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import WAIT
 
 #: The paper's seven Overcooked layouts (llmco.md §5), played for 400 ticks each.

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.tdw_mat.episode import Dataset, train_episodes
 from coopgraph.envs.tdw_mat.rules import TDWRules
 from coopgraph.evals.metrics import mean_improvement

@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.tdw_mat.episode import SPLITS, split_episodes
 from coopgraph.evals.runner import run_episode
 

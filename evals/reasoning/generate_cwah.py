@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from coopgraph import envs
-from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,

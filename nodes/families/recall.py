@@ -14,11 +14,11 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.capabilities import Belief, LayoutFacts, Partners
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.families.relevance import NEEDS
 from coopgraph.nodes.focus import FocusParams, dialogue_lines, known_lines, self_text
 from coopgraph.nodes.keys import FACTS
 from coopgraph.nodes.partner_model import describe_partner
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.relevance import NEEDS
 from coopgraph.nodes.reveca_notes import reveca_notes
 
 

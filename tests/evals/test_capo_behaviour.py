@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import EpisodeResult, run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
@@ -205,7 +205,7 @@ def test_shipped_names_resolve_for_teams() -> None:
 
 
 def test_the_designer_is_drawn_from_the_episode_seed_and_the_whole_team_agrees() -> None:
-    from coopgraph.nodes.metaplan import random_designer, team_seed
+    from coopgraph.nodes.families.metaplan import random_designer, team_seed
 
     agents = ["alice", "bob", "carol"]
     for seed in range(12):  # each agent gets seed + its index from the runner, and recovers the same designer

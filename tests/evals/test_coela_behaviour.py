@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import Message
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode

@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.baselines.oracle import plan_team
+from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.bench.decision_agreement import evaluate, kind_of, presented, sample, summarize
 from coopgraph.evals.decisions import (
     SPLITS,

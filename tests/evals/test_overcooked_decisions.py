@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.data import chat_prompt, example
 from coopgraph.evals.graph_agent import GraphAgent

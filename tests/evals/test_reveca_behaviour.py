@@ -9,7 +9,7 @@ import re
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import AffordanceGroup, Message
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode

@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import Observation, PrimitiveAction
 from coopgraph.evals.runner import EpisodeResult, run_episode
 from coopgraph.tracing import Tracer, read_events

@@ -19,9 +19,9 @@ from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.memory.levels import LEVEL_SETS
 from coopgraph.nodes.candidates import CandidateParams, level_bonus, rank
+from coopgraph.nodes.families.validation import check_plan
 from coopgraph.nodes.focus import FocusParams, dialogue_lines
 from coopgraph.nodes.reveca_notes import Sighting, message_key, reveca_notes
-from coopgraph.nodes.validation import check_plan
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

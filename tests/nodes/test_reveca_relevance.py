@@ -8,11 +8,11 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import Message
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode
-from coopgraph.nodes.relevance import message_level, object_level
+from coopgraph.nodes.families.relevance import message_level, object_level
 from coopgraph.nodes.reveca_notes import reveca_notes
 from coopgraph.testing import scripted_lm
 

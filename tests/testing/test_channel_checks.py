@@ -9,7 +9,7 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.agent import GraphAgent
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.bench.behaviour_traces import prompt_driven
 from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.registry import NODES

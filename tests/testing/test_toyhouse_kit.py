@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.protocol import (
     WAIT,
     Affordance,

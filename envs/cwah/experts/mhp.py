@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from coopgraph.envs.baselines.news import NewsReporter
-from coopgraph.envs.baselines.planner import SubgoalPlanner
-from coopgraph.envs.baselines.templates import read_message
 from coopgraph.envs.cwah.affordances import CWAHAffordances
 from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
+from coopgraph.envs.cwah.messages import read_message
+from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, Observation, PrimitiveAction, SkillStatus
 

@@ -12,13 +12,13 @@ import math
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.capabilities import Objects, Spatial
 from coopgraph.envs.cwah import Belief, CWAHAffordances
 from coopgraph.envs.cwah.annotate import annotate, my_distance, target_place
 from coopgraph.envs.cwah.belief import KnownObject, PartnerIntent
 from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.estimates import PARTNER_RECENT_STEPS, steps_per_find
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, PartnerClaim
 from coopgraph.evals.runner import run_episode
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines.planner import SubgoalPlanner
 from coopgraph.envs.cwah import Belief, CWAHAffordances
 from coopgraph.envs.cwah.belief import PartnerIntent
 from coopgraph.envs.cwah.catalog import HOME_ROOM
+from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
 from coopgraph.envs.protocol import Affordance
 
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
-from coopgraph.envs.baselines.oracle import plan_team
-from coopgraph.envs.baselines.templates import News, read_message, write_message
 from coopgraph.envs.cwah import Belief, load_episode_set
+from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.cwah.messages import News, read_message, write_message
+from coopgraph.envs.partners import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
 from coopgraph.envs.protocol import Message, TeamMember
 from coopgraph.evals.runner import run_episode
 

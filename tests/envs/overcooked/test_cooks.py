@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.runner import run_episode
 
 #: Greedy + greedy over 400 ticks (llmco.md §5's seven layouts: Table 1's five, then Locked and Gated Delivery).

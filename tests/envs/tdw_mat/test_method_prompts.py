@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec

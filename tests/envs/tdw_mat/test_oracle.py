@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.baselines.tdw_oracle import plan_team, tdw_bound
+from coopgraph.envs.partners import make_baseline
+from coopgraph.envs.tdw_mat.experts.oracle import plan_team, tdw_bound
 from coopgraph.evals.runner import run_episode
 from tests.envs.tdw_mat.conftest import make_env
 

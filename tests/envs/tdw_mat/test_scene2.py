@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.envs.tdw_mat.episode import split_episodes
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, known_scenes, load_floorplan, shipped_data
 from coopgraph.evals.runner import run_episode

@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_baseline
 from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
