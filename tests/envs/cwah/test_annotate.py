@@ -153,7 +153,7 @@ def test_a_grab_is_surplus_once_what_is_held_or_claimed_covers_its_class() -> No
 
 
 def test_the_detour_flag_marks_what_look_before_put_takes_and_only_while_it_would() -> None:
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, listed = _holding_one_with_the_put_far()
     options = annotate(belief, listed)  # the grabs are left off this list: annotate what is offered
