@@ -74,13 +74,13 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
 
 
 def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
-    from coopgraph.envs.cwah import Belief, CWAHAffordances
+    from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief
     from coopgraph.envs.cwah.belief import PartnerIntent
     from coopgraph.nodes.families.planning import without_claimed
 
     env = envs.make("cwah", episode="test/0", num_agents=3)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     listed = CWAHAffordances().available
     grabs = [o for o in listed(belief) if o.kind == "gograb"]

@@ -13,7 +13,7 @@ import pytest
 
 from coopgraph.envs import make
 from coopgraph.envs.capabilities import Objects, Spatial
-from coopgraph.envs.cwah import Belief, CWAHAffordances
+from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief
 from coopgraph.envs.cwah.annotate import annotate, my_distance, target_place
 from coopgraph.envs.cwah.belief import KnownObject, PartnerIntent
 from coopgraph.envs.cwah.catalog import HOME_ROOM
@@ -23,15 +23,15 @@ from coopgraph.envs.protocol import Affordance, AffordanceGroup, PartnerClaim
 from coopgraph.evals.runner import run_episode
 
 
-def _belief(episode: str = "test/0", agents: int = 2) -> tuple[Belief, list[Affordance]]:
+def _belief(episode: str = "test/0", agents: int = 2) -> tuple[CWAHBelief, list[Affordance]]:
     env = make("cwah", episode=episode, num_agents=agents)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     return belief, CWAHAffordances().available(belief)
 
 
-def _option(belief: Belief, text: str) -> Affordance:
+def _option(belief: CWAHBelief, text: str) -> Affordance:
     return next(o for o in CWAHAffordances().available(belief) if o.text == text)
 
 
@@ -189,7 +189,7 @@ def test_annotations_agree_with_the_belief_at_every_decision_mhp_makes() -> None
     assert decisions > 80
 
 
-def _agrees(belief: Belief, options: list[Affordance]) -> None:
+def _agrees(belief: CWAHBelief, options: list[Affordance]) -> None:
     needs = belief.open_needs()
     announced = belief.announced_grabs()
     looks = sorted((o for o in options if o.value is not None), key=lambda o: steps_per_find(o.cost, o.value))

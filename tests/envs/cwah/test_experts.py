@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.cwah import Belief, load_episode_set
+from coopgraph.envs.cwah import CWAHBelief, load_episode_set
 from coopgraph.envs.cwah.experts.oracle import plan_team
 from coopgraph.envs.cwah.messages import News, read_message, write_message
 from coopgraph.envs.partners import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
@@ -67,7 +67,7 @@ def test_oracle_plan_covers_every_subgoal() -> None:
 def test_template_messages_round_trip_into_a_partner_belief() -> None:
     env = make("cwah", episode="test/0")
     env.reset()
-    belief = Belief("bob", env.agent_info("bob"))
+    belief = CWAHBelief("bob", env.agent_info("bob"))
     news = News(
         puts=["<plate> (401) on <kitchentable> (61) in <kitchen> (60)"],
         intent="Next I will get <fork> (402).",
@@ -87,7 +87,7 @@ def test_template_messages_round_trip_into_a_partner_belief() -> None:
 def test_a_grab_announced_for_an_unseen_object_is_counted_and_named() -> None:
     env = make("cwah", episode="test/0")
     env.reset()
-    belief = Belief("bob", env.agent_info("bob"))
+    belief = CWAHBelief("bob", env.agent_info("bob"))
     name = belief.goal[0].object_name
     before = belief.still_to_fetch()[name]
     read_message(belief, Message(sender="alice", text=f"I: Next I will get <{name}> (9001).", step=3))
