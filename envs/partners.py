@@ -1,122 +1,88 @@
-"""Scripted team members, made by name: C-WAH's `make_baseline("mhp")`, `"mhp-silent"`, `"oracle"`, the
-toyhouse's `"toyhouse-expert"`, Overcooked's `"greedy"` and `"random"` cooks,
-TDW-MAT's `"rhp"` (CoELA's rule-based hierarchical planner) and `"tdw-oracle"` (full information), and
-the Collab games' `"collab-planner"` and `"collab-random"` (one name serves both games).
+"""Scripted partners (each world's experts) made by name, as the worlds registered them.
 
-Each is a `TeamMember` (protocol.py) the episode runner can step; `oracle_bound` gives an admissible
-lower bound on team steps for an episode.
+A world registers its partners beside itself (`coopgraph.envs`), as lazy `"module:attribute"` paths into its own
+`experts/` folder, with the worlds each one plays; so a team can be checked against its world, and the partners of
+one world listed, without importing any world. C-WAH's `mhp`, `mhp-silent` and `oracle`, TDW-MAT's `rhp` and
+`tdw-oracle`, Overcooked's `greedy` and `random` cooks, the Collab games' `collab-planner` and `collab-random`, and
+the toyhouse's `toyhouse-expert` (`coopgraph.testing`) are the shipped ones. Each makes a `TeamMember`
+(protocol.py) the episode runner can step.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
+from types import MappingProxyType
+from typing import TYPE_CHECKING, Any
 
-from coopgraph.envs.cwah.config import CWAHConfig
-from coopgraph.envs.cwah.episode import Episode
-from coopgraph.envs.protocol import TeamMember
+from coopgraph.envs.registry import resolve
 
+if TYPE_CHECKING:  # naming partners imports no world and no agent types
+    from coopgraph.envs.protocol import TeamMember
 
-class UnknownBaselineError(ValueError):
-    """Raised by `make_baseline` for an unregistered name; the message lists the registered ones."""
-
-
-def _mhp(**options: Any) -> TeamMember:
-    from coopgraph.envs.cwah.experts.mhp import MHPAgent
-
-    return MHPAgent(**{"name": "mhp", **options})
+PartnerFactory = Callable[..., "TeamMember"]
 
 
-def _mhp_silent(**options: Any) -> TeamMember:
-    from coopgraph.envs.cwah.experts.mhp import MHPAgent
-
-    return MHPAgent(**{"name": "mhp-silent", "communicate": False, **options})
-
-
-def _oracle(**options: Any) -> TeamMember:
-    from coopgraph.envs.cwah.experts.oracle_member import OracleAgent
-
-    return OracleAgent(**options)
+class UnknownPartnerError(ValueError):
+    """A name no world registered as a scripted partner, or a partner asked to play a world it does not play; the
+    message lists what exists."""
 
 
-def _toyhouse_expert(**options: Any) -> TeamMember:
-    from coopgraph.testing.toyhouse.expert import HouseExpert  # the toyhouse lives in coopgraph.testing
+@dataclass(frozen=True)
+class PartnerInfo:
+    """A registered partner: how to make it (a callable or a lazy path), with which constructor options, and the
+    worlds it plays."""
 
-    return HouseExpert(**options)
+    name: str
+    factory: PartnerFactory | str
+    worlds: tuple[str, ...]
+    options: Mapping[str, Any] = field(default_factory=lambda: MappingProxyType({}))
 
-
-def _greedy_cook(**options: Any) -> TeamMember:
-    from coopgraph.envs.overcooked.experts.cooks import GreedyCook
-
-    return GreedyCook(**options)
-
-
-def _random_cook(**options: Any) -> TeamMember:
-    from coopgraph.envs.overcooked.experts.cooks import RandomCook
-
-    return RandomCook(**options)
+    def make(self, **options: Any) -> TeamMember:
+        """A fresh member; `options` override the registered ones (e.g. `name=` for a display name)."""
+        factory = resolve(self.factory) if isinstance(self.factory, str) else self.factory
+        return factory(**{**self.options, **options})  # type: ignore[no-any-return]
 
 
-def _tdw_oracle(**options: Any) -> TeamMember:
-    from coopgraph.envs.tdw_mat.experts.oracle_member import TDWOracleAgent
-
-    return TDWOracleAgent(**options)
+_PARTNERS: dict[str, PartnerInfo] = {}
 
 
-def _rhp(**options: Any) -> TeamMember:
-    from coopgraph.envs.tdw_mat.experts.rhp import RHPAgent
-
-    return RHPAgent(**options)
-
-
-def _collab_planner(**options: Any) -> TeamMember:
-    from coopgraph.envs.collab.experts.planners import PlannerPlayer
-
-    return PlannerPlayer(**options)
-
-
-def _collab_random(**options: Any) -> TeamMember:
-    from coopgraph.envs.collab.experts.planners import RandomPlayer
-
-    return RandomPlayer(**options)
+def register_partner(name: str, factory: PartnerFactory | str, *, worlds: Iterable[str],
+                     options: Mapping[str, Any] | None = None, replace: bool = False) -> None:
+    """Register a scripted partner under `name` that plays `worlds` (registered world names), made by `factory`
+    (a callable or a lazy `"package.module:attribute"` path) with `options` as its default constructor options.
+    A world's first registered partner is its reference one (`partners(world)[0]`)."""
+    if name in _PARTNERS and not replace:
+        raise ValueError(f"scripted partner {name!r} is already registered (pass replace=True to override)")
+    played = tuple(worlds)
+    if not played:
+        raise ValueError(f"scripted partner {name!r}: name the worlds it plays (worlds=...)")
+    _PARTNERS[name] = PartnerInfo(name, factory, played, MappingProxyType(dict(options or {})))
 
 
-_BASELINES: dict[str, Callable[..., TeamMember]] = {"mhp": _mhp, "mhp-silent": _mhp_silent, "oracle": _oracle,
-                                                    "toyhouse-expert": _toyhouse_expert, "greedy": _greedy_cook,
-                                                    "random": _random_cook, "rhp": _rhp, "tdw-oracle": _tdw_oracle,
-                                                    "collab-planner": _collab_planner,
-                                                    "collab-random": _collab_random}
+def partners(world: str | None = None) -> list[str]:
+    """The registered partners' names: of one world in the order it registered them (its reference partner
+    first), or of every world, sorted."""
+    if world is None:
+        return sorted(_PARTNERS)
+    return [name for name, info in _PARTNERS.items() if world in info.worlds]
 
 
-def registered_baselines() -> list[str]:
-    return sorted(_BASELINES)
+def partner_info(name: str) -> PartnerInfo:
+    """What partner `name` is and plays; the error lists the registered partners."""
+    if name not in _PARTNERS:
+        raise UnknownPartnerError(f"unknown scripted partner {name!r}; registered: {', '.join(partners())}")
+    return _PARTNERS[name]
 
 
-def register_baseline(name: str, factory: Callable[..., TeamMember]) -> None:
-    """Add a team-member factory under `name` (replaces an existing one)."""
-    _BASELINES[name] = factory
+def make_partner(partner: str, /, *, world: str | None = None, **options: Any) -> TeamMember:
+    """A fresh scripted partner; with `world`, refused (naming that world's partners) unless it plays there.
+    Other options go to its constructor (e.g. `name=` for a display name)."""
+    info = partner_info(partner)
+    if world is not None and world not in info.worlds:
+        raise UnknownPartnerError(f"scripted partner {partner!r} plays {', '.join(info.worlds)}, not {world}; "
+                                  f"{world}'s scripted partners: {', '.join(partners(world)) or '(none)'}")
+    return info.make(**options)
 
 
-def make_baseline(name: str, **options: Any) -> TeamMember:
-    """A fresh team member; options go to its constructor (e.g. `name=` for a display name)."""
-    if name not in _BASELINES:
-        raise UnknownBaselineError(
-            f"unknown baseline {name!r}; registered: {', '.join(registered_baselines())}"
-        )
-    return _BASELINES[name](**options)
-
-
-def oracle_bound(episode: Episode, num_agents: int, config: CWAHConfig | None = None) -> float:
-    """Admissible lower bound on the team's steps for `episode` (see oracle.py)."""
-    from coopgraph.envs.cwah.experts.oracle import oracle_bound as bound
-
-    return bound(episode, num_agents, config)
-
-
-__all__ = [
-    "UnknownBaselineError",
-    "make_baseline",
-    "oracle_bound",
-    "register_baseline",
-    "registered_baselines",
-]
+__all__ = ["PartnerInfo", "UnknownPartnerError", "make_partner", "partner_info", "partners", "register_partner"]

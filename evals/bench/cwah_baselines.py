@@ -12,7 +12,8 @@ import time
 
 from coopgraph.envs import make
 from coopgraph.envs.cwah import episode_sets, resolve_episode
-from coopgraph.envs.partners import make_baseline, oracle_bound
+from coopgraph.envs.cwah.experts.oracle import oracle_bound
+from coopgraph.envs.partners import make_partner
 from coopgraph.evals.runner import EpisodeResult, run_episode
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}
@@ -26,7 +27,7 @@ TEAMS: dict[str, list[str]] = {
 
 def run_team(members: list[str], episode: str, noise: int) -> EpisodeResult:
     env = make("cwah-noisy" if noise else "cwah", episode=episode, num_agents=len(members), noise=noise)
-    return run_episode(env, [make_baseline(name) for name in members])
+    return run_episode(env, [make_partner(name) for name in members])
 
 
 def table(episode_set: str, noise: int) -> list[str]:

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.partners import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.runner import EpisodeResult, run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
@@ -55,7 +55,7 @@ def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
 
 def play(team: list[str], steps: int, model: Any = None, tracer: Any = None, seed: int = 0,
          env_name: str = "cwah") -> tuple[EpisodeResult, list[Any]]:
-    members = [make_baseline(n) if n.startswith("mhp") else
+    members = [make_partner(n) if n.startswith("mhp") else
                GraphAgent(n, lm=scripted_lm(model or capo_model()), vector_memory=False) for n in team]
     env = envs.make(env_name, episode="test/0", num_agents=len(team))
     return run_episode(env, members, max_steps=steps, tracer=tracer, seed=seed), members

@@ -60,9 +60,9 @@ def _explore_plans(spec: str) -> list[str]:
 
     agent = GraphAgent(spec, lm=scripted_lm(model))
     env = envs.make("cwah", episode="test/2", num_agents=2)
-    from coopgraph.envs.partners import make_baseline
+    from coopgraph.envs.partners import make_partner
 
-    run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=120)
+    run_episode(env, [agent, make_partner("mhp-silent")], max_steps=120)
     return [a.text for a in agent.memory.episodic.actions if a.text.startswith("[goexplore]")]
 
 

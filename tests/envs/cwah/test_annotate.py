@@ -168,7 +168,7 @@ def test_the_detour_flag_marks_what_look_before_put_takes_and_only_while_it_woul
 
 
 class _CheckingMHP(MHPAgent):
-    """MHP (as `make_baseline("mhp")` makes it) that checks the annotated list before each of its decisions."""
+    """MHP (as `make_partner("mhp")` makes it) that checks the annotated list before each of its decisions."""
 
     decisions = 0
 

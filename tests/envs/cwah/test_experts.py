@@ -1,32 +1,20 @@
-"""The scripted baselines: MHP alone and in pairs, the silent variant, the oracle bound and plan."""
+"""C-WAH's experts: MHP alone and in pairs, the silent variant, the oracle bound and plan."""
 
 from __future__ import annotations
 
-import pytest
-
 from coopgraph.envs import make
 from coopgraph.envs.cwah import CWAHBelief, load_episode_set
-from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.cwah.experts.oracle import oracle_bound, plan_team
 from coopgraph.envs.cwah.messages import News, read_message, write_message
-from coopgraph.envs.partners import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
-from coopgraph.envs.protocol import Message, TeamMember
+from coopgraph.envs.partners import make_partner
+from coopgraph.envs.protocol import Message
 from coopgraph.evals.runner import run_episode
 
 
 def _steps(baseline: str, episode: str, agents: int, **options: object) -> tuple[int, bool]:
     env = make("cwah", episode=episode, num_agents=agents, **options)
-    result = run_episode(env, [make_baseline(baseline) for _ in range(agents)])
+    result = run_episode(env, [make_partner(baseline) for _ in range(agents)])
     return result.steps, result.success
-
-
-def test_registry_names_and_unknown_baseline() -> None:
-    assert registered_baselines() == ["collab-planner", "collab-random", "greedy", "mhp", "mhp-silent", "oracle",
-                                    "random", "rhp", "tdw-oracle", "toyhouse-expert"]
-    assert all(isinstance(make_baseline(name), TeamMember) for name in registered_baselines())
-    with pytest.raises(UnknownBaselineError) as error:
-        make_baseline("mcts")
-    assert ("collab-planner, collab-random, greedy, mhp, mhp-silent, oracle, random, rhp, tdw-oracle, "
-            "toyhouse-expert") in str(error.value)
 
 
 def test_mhp_solves_alone_and_faster_with_a_partner() -> None:
