@@ -18,8 +18,7 @@ app.add_typer(data_app, name="data")
 @data_app.command("decisions")
 def decisions(
     out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
-    env: str = typer.Option("cwah", "--env", help="a world that records decision data (cwah, cwah-noisy, overcooked, "
-                            "tdw-mat: coopgraph.envs.decision_worlds())"),
+    env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy, overcooked or tdw-mat"),
     episode_set: str = typer.Option("train", "--set", help="episode set: train or test (Overcooked: test is LLM-Co's "
                                     "seven paper layouts, train every other layout of LLM-Co's set and coopgraph's "
                                     "training kitchens, kitchens those kitchens alone)"),
