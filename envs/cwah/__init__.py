@@ -1,7 +1,8 @@
 """Communicative Watch-And-Help (C-WAH): a symbolic, text version of CoELA's household benchmark.
 
 `CWAHEnv` is the environment; `CWAHBelief`, `CWAHAffordances` and `CWAHSkillBook` are what agents use to
-track the world, list high-level actions and execute them. Docs: docs/envs/cwah.md.
+track the world, list high-level actions and execute them; `messages` and `news` are the templated messages
+agents and the kit exchange; `experts/` holds the scripted partners (MHP, the oracle). Docs: docs/envs/cwah.md.
 """
 
 from coopgraph.envs.cwah.affordances import CWAHAffordances
