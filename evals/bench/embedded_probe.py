@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import math
 import tempfile
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +33,7 @@ class Probe:
     decisions: int
     seconds: float
     error: str | None = None  # the episode failed before the probe had its decisions
+    stopped: bool = False  # the budget ran out first: the last decision counts as ending then (it took longer)
 
     @property
     def seconds_per_decision(self) -> float | None:
@@ -47,6 +49,7 @@ class Bound:
     seconds_per_decision: float
     probe_n: int
     episodes: int = 1  # how many episodes `episode` needed the fewest decisions of
+    probe_stopped: bool = False  # the probe itself ran out of budget before its last decision ended
 
     @property
     def seconds(self) -> float:
@@ -60,9 +63,10 @@ class Bound:
         probe n=5)`."""
         where = f"{self.episode}, the fewest decisions of {self.episodes} episodes" if self.episodes > 1 else \
             self.episode
+        stopped = ", its last decision still running at the budget" if self.probe_stopped else ""
         return (f"cannot finish in {minutes(budget_s)} min: ≥ {self.decisions} decisions × "
                 f"{seconds_text(self.seconds_per_decision)} s = {minutes(self.seconds)} min ({where}; probe "
-                f"n={self.probe_n})")
+                f"n={self.probe_n}{stopped})")
 
 
 def minutes(seconds: float) -> str:
@@ -83,7 +87,7 @@ def cheapest_bound(needed: dict[str, int], probe: Probe) -> Bound | None:
     if each is None or not needed:
         return None
     episode = min(needed, key=lambda e: (needed[e], e))
-    return Bound(episode, needed[episode], each, probe.decisions, len(needed))
+    return Bound(episode, needed[episode], each, probe.decisions, len(needed), probe.stopped)
 
 
 def count_choices(member: Any) -> list[int]:
@@ -130,18 +134,26 @@ def expert_decisions(world: str, episode: str, env_options: dict[str, Any], max_
     return sum(c[0] for c in counts)
 
 
-def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | None, decisions: int) -> Probe:
+def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | None, decisions: int,
+          budget_s: float | None = None) -> Probe:
     """Play `episode` with the row's pair on its profile until `decisions` decisions (`plan` events) are taken, or
-    the episode ends, and time them."""
+    the episode ends, and time them. With `budget_s`, a probe still deciding that long after its first decision
+    stops at the next event and counts the decision under way as ending then: shorter than it is, so the seconds
+    per decision stay a lower estimate."""
     from coopgraph.evals.episode_run import run_configured
 
     times: list[float] = []
+    stopped = [False]
 
     def listen(record: dict[str, Any]) -> None:
         if record.get("type") == "plan":
             times.append(float(record["t"]))
             if len(times) >= decisions:
                 raise ProbeDone
+        elif budget_s is not None and times and time.time() - times[0] > budget_s:
+            times.append(time.time())
+            stopped[0] = True
+            raise ProbeDone
 
     error = None
     with tempfile.TemporaryDirectory(prefix="coopgraph-probe-") as folder, contextlib.suppress(ProbeDone):
@@ -151,7 +163,7 @@ def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | 
         except Exception as exc:  # noqa: BLE001 - the episodes' own runs record it as error rows; said here too
             error = f"{type(exc).__name__}: {exc}"[:300]
     span = times[-1] - times[0] if len(times) >= 2 else 0.0
-    return Probe(len(times), max(span, 0.0), error)
+    return Probe(len(times), max(span, 0.0), error, stopped[0])
 
 
 def budget_seconds(minutes: float) -> float:

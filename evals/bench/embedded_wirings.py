@@ -93,7 +93,8 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
     first = jobs[0]
     found = Probe(**ledger.get(f"probe {first.config_hash} {first.episode} {settings.probe_decisions}",
                                lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
-                                                    settings.probe_decisions))))
+                                                    settings.probe_decisions,
+                                                    budget_seconds(settings.budget_min)))))
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
@@ -114,7 +115,8 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
         return bound
     say(f"{row.label} in {row.world}: {len(todo)} episodes to run"
         + (f" (bound {bound.seconds / 60:.1f} min on {bound.episode})" if bound else ""))
-    run_jobs(todo, store)
+    if run_jobs(todo, store).interrupted:
+        raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
     return None
 
 
@@ -211,6 +213,10 @@ def main(argv: list[str] | None = None) -> int:
     except ValueError as exc:
         print(f"embedded_wirings: {exc}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print(f"embedded_wirings: interrupted; run the same command again to continue from {settings.store}",
+              file=sys.stderr)
+        return 130
     text = table.markdown()
     print(text)
     if out is not None:
