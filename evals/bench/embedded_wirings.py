@@ -130,7 +130,7 @@ def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bo
               budget_s: float, unit: str) -> dict[str, Any]:
     """The table's cells for one row: measured figures, or the bound it failed."""
     cells: dict[str, Any] = {"wiring": row.wiring, "world": row.world, "profile": row.profile_text}
-    if bound is not None:
+    if bound is not None and not done:
         return {**cells, "episodes": f"0 of {wanted}", "measure": bound.text(budget_s), "time": "–", "invalid": "–",
                 "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
     decisions = sum(int(r.get("decisions") or 0) for r in done)
@@ -138,7 +138,8 @@ def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bo
     wall = sum(float(r.get("wall_time_s") or 0.0) for r in done)
     over = [r["episode"] for r in done if float(r.get("wall_time_s") or 0.0) > budget_s]
     episodes = f"{len(done)}" + (f" of {wanted}" if len(done) < wanted else "") + (
-        f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "")
+        f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "") + (
+        f"; the rest: {bound.text(budget_s)}" if bound is not None else "")  # run before the budget was lowered
     return {**cells, "episodes": episodes, "measure": _measure(row, done) if done else "–",
             "time": f"{stat_text(stat(done, 'steps'), 1)} {unit}" if done else "–",
             "invalid": f"{invalid} ({invalid / decisions:.0%} of {decisions})" if decisions else "–",

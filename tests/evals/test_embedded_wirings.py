@@ -165,3 +165,22 @@ def test_the_command_writes_the_table_and_refuses_bad_options(kitchen_model: lis
     with pytest.raises(SystemExit):
         embedded_wirings.parse_args(["--episodes", "0"])
     assert "--episodes must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_row_names_episodes_over_the_budget_failures_and_what_a_lower_budget_left_unrun() -> None:
+    row = Row("coela", "cwah", "local", "coela")
+
+    def done(episode: str, success: float, steps: int, wall: float) -> dict[str, Any]:
+        return {"suite": "s", "team": row.label, "episode": episode, "seed": 0, "repeat": 0, "success": success,
+                "steps": steps, "decisions": 20, "invalid_answers": 5, "wall_time_s": wall, "metrics": {}}
+
+    cells = embedded_wirings.table_row(row, [done("test/0", 1.0, 60, 900.0), done("test/1", 0.0, 250, 2400.0)],
+                                       errors=1, wanted=3, bound=None, budget_s=1800, unit="steps")
+    assert cells["episodes"] == "2 of 3 (1 failed); over budget: test/1"
+    assert cells["measure"].startswith("success 50% [") and cells["measure"].endswith("(n=2)")
+    assert cells["time"].startswith("155.0 [") and cells["time"].endswith("(n=2) steps")
+    assert cells["invalid"] == "10 (25% of 40)" and cells["pace"] == "82.5"
+    lowered = embedded_wirings.table_row(row, [done("test/0", 1.0, 60, 300.0)], errors=0, wanted=3,
+                                         bound=Bound("test/1", 18, 60.0, 5, 2), budget_s=600, unit="steps")
+    assert lowered["episodes"] == ("1 of 3; the rest: cannot finish in 10 min: ≥ 18 decisions × 60.0 s = 18 min "
+                                   "(test/1, the fewest decisions of 2 episodes; probe n=5)")
