@@ -13,6 +13,8 @@ from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, Field
 
+from coopgraph.envs.protocol import MetricValue
+
 if TYPE_CHECKING:
     from coopgraph.graphs.loader import LoadedSpec
 
@@ -28,7 +30,8 @@ class RunResult(BaseModel):
     success: bool
     steps: int = Field(description="the world's clock when the episode ended (C-WAH: steps)")
     max_steps: int
-    metrics: dict[str, float] = Field(default_factory=dict)
+    metrics: dict[str, MetricValue] = Field(default_factory=dict, description="team numbers, and per-agent "
+                                            "splits such as Overcooked's deliveries_by_agent (who served)")
     llm_usage: dict[str, dict[str, float]] = Field(default_factory=dict)
     invalid_answers: int = 0
     trace_path: str | None = None

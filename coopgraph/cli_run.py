@@ -153,7 +153,9 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 def _print_result(payload: dict[str, Any]) -> None:
     m = payload["metrics"]
     if "score" in m:  # a world scored in points (Overcooked) says its score first
-        console.print(f"score {int(m['score'])} ({int(m.get('deliveries', 0))} deliveries)", highlight=False)
+        served = m.get("deliveries_by_agent") or {}
+        who = "; served by " + ", ".join(f"{agent} {int(n)}" for agent, n in served.items()) if served else ""
+        console.print(f"score {int(m['score'])} ({int(m.get('deliveries', 0))} deliveries{who})", highlight=False)
     console.print(
         f"[bold]{'success' if payload['success'] else 'not finished'}[/bold] in {payload['steps']} steps "
         f"(subgoals {int(m.get('subgoals_done', 0))}/{int(m.get('subgoals_total', 0))}), "

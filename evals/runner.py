@@ -17,7 +17,7 @@ from typing import Any
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
 
-from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
+from coopgraph.envs.protocol import WAIT, Message, MetricValue, TeamMember, World, WorldMetrics
 from coopgraph.evals.joint_step import HeldTracer, JointDecider
 
 
@@ -31,18 +31,25 @@ class EpisodeResult(BaseModel):
     success: bool
     steps: int = Field(description="the world's clock when the episode ended, in its own unit")
     max_steps: int = Field(description="the horizon the episode ran to, in the world's unit")
-    metrics: dict[str, float] = Field(default_factory=dict)
+    metrics: dict[str, MetricValue] = Field(default_factory=dict)
     per_agent: dict[str, dict[str, float]] = Field(default_factory=dict)
     messages: list[Message] = Field(default_factory=list)
     trace_path: str | None = None
     wall_time_s: float = 0.0
 
+    def number(self, key: str) -> float:
+        """The team metric `key` as a number (a per-agent mapping such as `deliveries_by_agent` is not one)."""
+        value = self.metrics[key]
+        if isinstance(value, dict):
+            raise TypeError(f"metric {key!r} is one number per agent ({value}), not a team number")
+        return value
 
-def _metrics(result: WorldMetrics) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+
+def _metrics(result: WorldMetrics) -> tuple[dict[str, MetricValue], dict[str, dict[str, float]]]:
     per_agent = {
         agent: {k: float(v) for k, v in m.model_dump().items()} for agent, m in result.per_agent.items()
     }
-    return result.summary(), per_agent
+    return dict(result.summary()), per_agent
 
 
 def _as_world(env: ParallelEnv) -> World:
