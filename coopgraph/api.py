@@ -63,7 +63,7 @@ def run(
     seed derived from it, as `coopgraph run --seed` does (ValueError for anything else). The trace goes to
     `trace_path` (a new .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every
     step beside it, as `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     if max_steps is not None and max_steps < 1:
         raise ValueError(f"max_steps must be at least 1 (got {max_steps}); leave it None for the world's horizon")
@@ -97,7 +97,7 @@ def fork(
     delivers TEXT from alice to the others at that step; graph members keep the run's model seeds unless `seed`
     gives new ones (those `run(seed=...)` would use). Raises `TraceError` (a ValueError) naming what exists
     when the trace cannot be forked as asked; the result's `forked_from` says where it branched."""
-    from coopgraph.forking import fork_run
+    from coopgraph.runtime.fork import fork_run
 
     payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path, seed=seed)
     return _result(payload)

@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph.evals.metrics import Stat, stat
-from coopgraph.evals.process.measures import MEASURES, NotAvailable, ProcessMeasures, process_measures
-from coopgraph.evals.process.reading import TIME_UNITS
 from coopgraph.evals.tables import Column, Format, Table
+from coopgraph.record.process.measures import MEASURES, NotAvailable, ProcessMeasures, process_measures
+from coopgraph.record.process.reading import TIME_UNITS
 
 TEAM_COLUMNS = ("idle", "idle_share", "model_wait_s", "partner_wait", "duplicated", "conflicts", "plan_changes",
                 "work_share")
@@ -39,7 +39,7 @@ def trace_file(row: dict[str, Any], folder: Path) -> Path | None:
 def measured_runs(rows: list[dict[str, Any]], folder: Path, cache: dict[Path, ProcessMeasures | None]
                   ) -> list[tuple[dict[str, Any], ProcessMeasures]]:
     """Each row with a readable trace, beside its measures (rows whose trace is gone are left out)."""
-    from coopgraph.tracing import read_events
+    from coopgraph.record.trace_file import read_events
 
     runs = []
     for row in rows:

@@ -316,7 +316,7 @@ def suite_tables(results: SuiteResults) -> list[Table]:
 
 def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
     """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
-    from coopgraph.evals.process.tables import process_tables
+    from coopgraph.evals.process_tables import process_tables
     from coopgraph.evals.report_reasoning import is_reasoning
 
     return [] if is_reasoning(results) else process_tables(results, folder)

@@ -82,14 +82,14 @@ def _base_row(job: Job) -> dict[str, Any]:
 
 def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
     """Run one job and return the store row (status `done` or `error`)."""
-    from coopgraph.tracing import read_events
+    from coopgraph.record.trace_file import read_events
 
     job = Job.model_validate(job_data)
     row = _base_row(job)
     row["started_at"] = time.time()
     trace = job.trace_file()
     try:
-        from coopgraph.evals.episode_run import run_configured
+        from coopgraph.runtime.launch import run_configured
 
         trace.unlink(missing_ok=True)  # a run killed earlier may have left a partial trace here
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,

@@ -9,8 +9,8 @@ import pytest
 
 import coopgraph
 from coopgraph.envs import UnknownEnvironmentError
-from coopgraph.evals.teams import UnknownMemberError
 from coopgraph.graphs.errors import SpecInvalid
+from coopgraph.runtime.teams import UnknownMemberError
 from coopgraph.testing import scripted_lm
 
 

@@ -204,15 +204,3 @@ def main() -> None:
     print_model_server_warnings()
     app()
 
-
-# Command modules register themselves on `app` when imported.
-from coopgraph import (  # noqa: E402,F401
-    cli_data,
-    cli_eval,
-    cli_fork,
-    cli_optimize,
-    cli_play,
-    cli_reasoning,
-    cli_replay,
-    cli_run,
-)

@@ -9,7 +9,7 @@ from typing import Any
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli.app import app, console, emit_json, fail
 
 data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert runs.")
 app.add_typer(data_app, name="data")
@@ -46,7 +46,7 @@ def decisions(
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, episode_decisions, episode_ids, write_jsonl
-    from coopgraph.evals.teams import UnknownMemberError, parse_team
+    from coopgraph.runtime.teams import UnknownMemberError, parse_team
 
     kitchen, transport = env == "overcooked", env == "tdw-mat"
     if kitchen:

@@ -14,7 +14,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli.app import app, console, emit_json, fail
 
 trace_app = typer.Typer(no_args_is_help=True, help="Look at run traces: HTML viewer, side-by-side diff, how the team "
                         "cooperated, OTel export.")
@@ -86,7 +86,7 @@ def eval_suite(
 ) -> None:
     """Run a suite; finished episodes are stored at once, so a rerun resumes where an interrupted one stopped."""
     if suite == "reasoning":
-        from coopgraph.cli_reasoning import eval_reasoning
+        from coopgraph.cli.reasoning import eval_reasoning
 
         if workers != 1 or concurrency != 1 or backend != "local" or max_steps is not None or team:
             fail("--workers, --concurrency, --backend, --max-steps and --team apply to suites, not to "
@@ -99,7 +99,7 @@ def eval_suite(
         fail(f"unexpected argument {questions}: only `eval reasoning` takes a question file")
     if out is None:
         fail("--out is required: the folder for the result store and traces")
-    from coopgraph.cli_run import check_out_folder
+    from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.parallel import ConcurrencyInvalid, check_concurrency, run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store
     from coopgraph.evals.suite import SuiteInvalid, expand_jobs, load_suite, unknown_members
@@ -200,7 +200,7 @@ def report(
                                  "mean of each metric"),
 ) -> None:
     """Tables in the papers' layouts (markdown + CSV) and plots from a result store: each mean with its 95% interval."""
-    from coopgraph.cli_run import check_out_folder
+    from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.report import write_report
     from coopgraph.evals.store import StoreDamaged
 
@@ -224,7 +224,7 @@ def trace_view(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Write one self-contained HTML page for a run: timeline, dialogue, map replay, decisions, graph, metrics."""
-    from coopgraph.evals.trace_view import NotATrace, write_view
+    from coopgraph.record.viewer import NotATrace, write_view
 
     if not trace.is_file():
         fail(f"no trace file {trace}")
@@ -276,9 +276,9 @@ def trace_process(
     as_json: bool = typer.Option(False, "--json", help="print the measures, their n/a reasons and the viewer's marks"),
 ) -> None:
     """How the team cooperated: idle, waiting, duplicated effort, conflicts, plan-changing messages, work share."""
-    from coopgraph.evals.process import process_measures
-    from coopgraph.evals.process.text import render_text
-    from coopgraph.evals.trace_view import NotATrace, load_trace
+    from coopgraph.record.process import process_measures
+    from coopgraph.record.process.text import render_text
+    from coopgraph.record.viewer import NotATrace, load_trace
 
     if not trace.is_file():
         fail(f"no trace file {trace}")
@@ -301,7 +301,7 @@ def trace_export(
     as_json: bool = typer.Option(False, "--json"),
 ) -> None:
     """Export a trace as OpenTelemetry spans with gen_ai.* attributes, for Phoenix, Langfuse or any OTLP tool."""
-    from coopgraph.evals.otel import write_otlp
+    from coopgraph.record.otel_export import write_otlp
 
     if otlp_json is None and otlp_proto is None:
         fail("name an output: --otlp-json FILE and/or --otlp-proto FILE")

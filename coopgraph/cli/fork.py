@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from coopgraph.cli import app, console, emit_json, fail, whole_number
+from coopgraph.cli.app import app, console, emit_json, fail, whole_number
 
 
 @app.command("fork")
@@ -29,11 +29,11 @@ def fork_command(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with the result"),
 ) -> None:
     """Rebuild a run at one step, optionally change a model, a member or a message, and play it to the end."""
-    from coopgraph.checkpoints import UnsafeCheckpoint
-    from coopgraph.cli_run import _live_printer, _print_result, check_out_folder
-    from coopgraph.evals.teams import parse_team
-    from coopgraph.forking import fork_run
+    from coopgraph.cli.run import _live_printer, _print_result, check_out_folder
     from coopgraph.graphs.errors import SpecInvalid
+    from coopgraph.record.checkpoints import UnsafeCheckpoint
+    from coopgraph.runtime.fork import fork_run
+    from coopgraph.runtime.teams import parse_team
 
     if not trace.is_file():
         fail(f"{trace}: no such trace file")

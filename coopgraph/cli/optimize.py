@@ -8,7 +8,7 @@ from pathlib import Path
 
 import typer
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli.app import app, console, emit_json, fail
 
 DISTILL_PYTHON = Path(".venv-distill/bin/python")
 
@@ -48,7 +48,7 @@ def optimize(
     """Tune a choice node on expert decisions and print its agreement with the expert before and after (or, with
     `reasoning CSV`, the reasoning prompt on a question file's train split, accuracy before and after on the rest)."""
     if target == "reasoning":
-        from coopgraph.cli_reasoning import optimize_reasoning
+        from coopgraph.cli.reasoning import optimize_reasoning
 
         if data is not None or eval_data is not None or spec_out is not None:
             fail("--data, --eval-data and --spec-out tune a node; `optimize reasoning` takes a question file")

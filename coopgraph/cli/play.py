@@ -9,7 +9,7 @@ from typing import Any
 
 import typer
 
-from coopgraph.cli import app, console, emit_json, fail, whole_number
+from coopgraph.cli.app import app, console, emit_json, fail, whole_number
 
 
 def _print_result(payload: dict[str, Any]) -> None:
@@ -82,8 +82,8 @@ def play(
     """Play one agent of a team yourself: choose from its action list and send messages, beside agent partners."""
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.suite import SuiteInvalid
-    from coopgraph.evals.teams import UnknownMemberError, parse_team
     from coopgraph.play.session import PlayAbandoned
+    from coopgraph.runtime.teams import UnknownMemberError, parse_team
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps}")
@@ -94,7 +94,7 @@ def play(
     if (study is None) != (participant is None):
         fail("--study and --participant go together: coopgraph play --study SUITE --participant P7")
     run_seed = whole_number(seed, "--seed")
-    from coopgraph.cli_run import _check_env_options, _parse_options, check_out_folder
+    from coopgraph.cli.run import _check_env_options, _parse_options, check_out_folder
 
     folder = out or Path("runs/study" if study else "runs/play")
     check_out_folder(folder)

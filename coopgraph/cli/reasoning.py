@@ -9,8 +9,8 @@ from typing import Any
 import typer
 from rich.markup import escape
 
-from coopgraph.cli import console, emit_json, fail
-from coopgraph.cli_data import data_app
+from coopgraph.cli.app import console, emit_json, fail
+from coopgraph.cli.data import data_app
 
 
 def _percent(value: float | None) -> str:
@@ -31,7 +31,7 @@ def print_summary(summary: dict[str, Any]) -> None:
 def eval_reasoning(questions_file: Path | None, *, out: Path, llm: str | None, limit: int | None, trials: int,
                    scorer: str, program: Path | None, as_json: bool) -> None:
     """Ask each question `trials` times, store every answer, print accuracy beside chance."""
-    from coopgraph.cli_run import check_out_folder
+    from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.reasoning.asking import load_program
     from coopgraph.evals.reasoning.questions import QuestionFileError, load_questions
     from coopgraph.evals.reasoning.run import ReasoningRun, run_questions, spread

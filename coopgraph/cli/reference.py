@@ -1,6 +1,6 @@
 """The command reference (docs/cli.md), generated from the typer app so the page cannot drift from the CLI.
 
-Run `python -m coopgraph.cli_reference > docs/cli.md` after adding or changing a command or option; a test
+Run `python -m coopgraph.cli.reference > docs/cli.md` after adding or changing a command or option; a test
 fails while the page is stale.
 """
 
@@ -10,7 +10,7 @@ from typing import Any
 
 import typer.main
 
-from coopgraph.cli import app
+from coopgraph.cli.app import app
 
 
 def _commands(group: Any, prefix: str) -> list[tuple[str, Any]]:
@@ -46,7 +46,7 @@ def markdown() -> str:
     """The whole page: one section per command with its summary and its arguments and options."""
     root = typer.main.get_command(app)
     lines = ["# Command reference", "",
-             "Generated from the CLI by `python -m coopgraph.cli_reference`; do not edit by hand. Every command "
+             "Generated from the CLI by `python -m coopgraph.cli.reference`; do not edit by hand. Every command "
              "that produces results also takes `--json` and then prints one JSON object on stdout; bad input ends "
              "in one line on stderr and exit code 2.", ""]
     for name, command in _commands(root, "coopgraph"):

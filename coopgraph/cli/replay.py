@@ -8,7 +8,7 @@ from pathlib import Path
 import typer
 from rich.markup import escape
 
-from coopgraph.cli import app, console, emit_json, fail
+from coopgraph.cli.app import app, console, emit_json, fail
 
 
 @app.command("replay")
@@ -22,9 +22,9 @@ def replay_command(
     as_json: bool = typer.Option(False, "--json", help="print one JSON object"),
 ) -> None:
     """Restore an agent just before one of its decisions and let it decide again (another model or prompt)."""
-    from coopgraph.checkpoints import UnsafeCheckpoint
     from coopgraph.graphs.errors import SpecInvalid
-    from coopgraph.replay import ReplayError, replay
+    from coopgraph.record.checkpoints import UnsafeCheckpoint
+    from coopgraph.runtime.replay_decision import ReplayError, replay
 
     if not trace.is_file():
         fail(f"{trace}: no such trace file")

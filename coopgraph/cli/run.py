@@ -10,7 +10,7 @@ import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-from coopgraph.cli import app, console, emit_json, fail, whole_number
+from coopgraph.cli.app import app, console, emit_json, fail, whole_number
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -125,7 +125,7 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
               max_steps: int | None, out: Path, *, live: bool, seed: int, trace_name: str | None = None
               ) -> dict[str, Any]:
     """Run with a progress bar and each agent's plans and messages printed as they happen."""
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     if not live:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
@@ -210,7 +210,7 @@ def run(
 ) -> None:
     """Run one episode with a team and print its metrics."""
     from coopgraph.envs.registry import UnknownEnvironmentError, check_team_size, default_episode
-    from coopgraph.evals.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
+    from coopgraph.runtime.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
     if max_steps is not None and max_steps < 1:
         fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
@@ -284,9 +284,9 @@ def demo(
 def team_descriptions(members: list[str]) -> dict[str, str]:
     """What each distinct member of a team is, in its own spec's words (a baseline: its registered name), so the
     demo says which wiring runs and whether it is a published method or a variant."""
-    from coopgraph.evals.teams import UnknownMemberError, member_kind
     from coopgraph.graphs.errors import SpecInvalid
     from coopgraph.graphs.loader import load_spec
+    from coopgraph.runtime.teams import UnknownMemberError, member_kind
 
     described: dict[str, str] = {}
     for name in dict.fromkeys(m.strip() for m in members):
@@ -302,10 +302,10 @@ def _toy_demo(llm: str, out: Path, as_json: bool, spec: str = "describe_choose",
     """The smallest end-to-end path: YAML -> LangGraph -> embedded model -> trace, on one toyhouse agent."""
     from coopgraph.graphs.compiler import compile_spec
     from coopgraph.llm.factory import make_lm
-    from coopgraph.manifest import manifest
     from coopgraph.nodes.context import AgentResources
+    from coopgraph.record.manifest import manifest
+    from coopgraph.record.trace_file import Tracer
     from coopgraph.testing import TextSession
-    from coopgraph.tracing import Tracer
 
     trace_path = out / f"toy-{time.strftime('%Y%m%d-%H%M%S')}.jsonl"
     tracer = Tracer(trace_path)

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.teams import HUMAN
 from coopgraph.play.member import HumanMember
 from coopgraph.play.seat import Seat, SeatLeft
-from coopgraph.tracing import Tracer, read_events
+from coopgraph.record.trace_file import Tracer, read_events
+from coopgraph.runtime.teams import HUMAN
 
 
 class PlayError(ValueError):
@@ -81,7 +81,7 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
     `llm` is what `run_configured` takes (a setting, a factory, or one per member).
     When the person leaves (the seat raises, or Ctrl-C) the trace is marked abandoned and `PlayAbandoned` raised."""
     from coopgraph import envs
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     probe = envs.make(env, episode=episode, num_agents=len(team), **(env_options or {}))
     agent = human_agent(team, list(probe.possible_agents))

@@ -28,7 +28,7 @@ from opentelemetry.sdk.trace.sampling import ALWAYS_ON
 from opentelemetry.sdk.version import __version__ as sdk_version
 from opentelemetry.trace import SpanKind, Status, StatusCode
 
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 SCOPE = "coopgraph.trace_export"
 

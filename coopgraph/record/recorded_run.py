@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import TRACE_FORMAT, NotATrace, load_trace
+from coopgraph.record.trace_file import TRACE_FORMAT, NotATrace, load_trace
 
 NEEDS_CHECKPOINTS = "it needs a run made with `coopgraph run`, which keeps checkpoints beside the trace"
 
@@ -157,7 +157,7 @@ def checkpoint_file(checkpoint: StepCheckpoint) -> str:
 def restore_member(member: Any, checkpoint: StepCheckpoint, steps: list[StepCheckpoint]) -> None:
     """Put a reset GraphAgent where `checkpoint` left it: its next `act` is the step after that one, on a fresh
     thread, with its step and decision counts as the run had them."""
-    from coopgraph.checkpoints import read_checkpoint
+    from coopgraph.record.checkpoints import read_checkpoint
 
     values = read_checkpoint(checkpoint_file(checkpoint), checkpoint.thread_id, checkpoint.checkpoint_id)
     decisions = max((s.decision or 0 for s in steps if s.call <= checkpoint.call), default=0)

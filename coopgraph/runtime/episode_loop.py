@@ -18,7 +18,7 @@ from pettingzoo import ParallelEnv
 from pydantic import BaseModel, Field
 
 from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
-from coopgraph.evals.joint_step import HeldTracer, JointDecider
+from coopgraph.runtime.joint_step import HeldTracer, JointDecider
 
 
 class EpisodeResult(BaseModel):

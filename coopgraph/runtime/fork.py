@@ -19,9 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, cast
 
-from coopgraph.catch_up import Catch, ForkedMember, ForkedWorld, ForkError, ForkTracer, Say
 from coopgraph.llm.seeds import model_seeds
-from coopgraph.recorded import (
+from coopgraph.record.recorded_run import (
     NEEDS_CHECKPOINTS,
     RecordedRun,
     StepCheckpoint,
@@ -29,7 +28,8 @@ from coopgraph.recorded import (
     checkpoint_file,
     read_run,
 )
-from coopgraph.replicates import deterministic, seed_team
+from coopgraph.runtime.fork_catch_up import Catch, ForkedMember, ForkedWorld, ForkError, ForkTracer, Say
+from coopgraph.runtime.replicates import deterministic, seed_team
 
 __all__ = ["ForkError", "Say", "fork_run", "parse_say", "plan_fork"]
 
@@ -82,7 +82,7 @@ def _check_step(run: RecordedRun, at: int) -> None:
 def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None = None,
               team: Sequence[str] | None = None, say: Say | None = None, seed: int | None = None) -> ForkPlan:
     """Check the asked fork against the run and decide how each member catches up; raises ForkError."""
-    from coopgraph.evals.teams import member_kind
+    from coopgraph.runtime.teams import member_kind
 
     _check_step(run, at)
     if say is not None and say.agent not in run.agents:
@@ -188,12 +188,12 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`.
     `listeners` see the fork's own events as they are written (not those copied from the original). Graph members
     keep the run's model seeds unless `seed` is given (`fork_seeds`); the world keeps the run's seed either way."""
-    from coopgraph.checkpoints import sqlite_saver
-    from coopgraph.evals.episode_run import _usage
-    from coopgraph.evals.runner import run_episode
-    from coopgraph.evals.teams import make_team
     from coopgraph.llm.factory import make_lm
-    from coopgraph.manifest import manifest
+    from coopgraph.record.checkpoints import sqlite_saver
+    from coopgraph.record.manifest import manifest
+    from coopgraph.runtime.episode_loop import run_episode
+    from coopgraph.runtime.launch import _usage
+    from coopgraph.runtime.teams import make_team
 
     run = read_run(trace)
     said = None if say is None else parse_say(say)

@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 from coopgraph.envs.protocol import WAIT, AgentInfo, Message, Observation, TimeUnit, World, WorldMetrics
-from coopgraph.recorded import RecordedRun, StepCheckpoint, TraceError, restore_member
-from coopgraph.tracing import Tracer
+from coopgraph.record.recorded_run import RecordedRun, StepCheckpoint, TraceError, restore_member
+from coopgraph.record.trace_file import Tracer
 
 ForkError = TraceError  # one class for everything a recorded run cannot do as asked
 CHECKED_FIELDS = ("action", "ok", "room", "holding")  # what must come out the same when the world replays a step

@@ -13,7 +13,6 @@ import uuid
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from coopgraph.checkpoints import memory_saver, saver_file
 from coopgraph.envs import agent_kit
 from coopgraph.envs.protocol import WAIT, AgentInfo, Observation, PrimitiveAction
 from coopgraph.graphs.compiler import compile_spec
@@ -32,6 +31,7 @@ from coopgraph.nodes.state import (
     memory_view,
     step_start,
 )
+from coopgraph.record.checkpoints import memory_saver, saver_file
 
 if TYPE_CHECKING:  # importing the agent loads no LLM stack; whoever builds one has imported it already
     from coopgraph.llm.client import CoopLM

@@ -14,7 +14,7 @@ from contextlib import AbstractContextManager
 from typing import Any
 
 from coopgraph.envs.protocol import Observation, PrimitiveAction, TeamMember
-from coopgraph.tracing import BoundTracer, timed_span
+from coopgraph.record.trace_file import BoundTracer, timed_span
 
 
 class HeldTracer:

@@ -12,11 +12,11 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import make_team, team_settings
-from coopgraph.manifest import manifest
-from coopgraph.replicates import deterministic, replicate_seeds, seed_team
-from coopgraph.tracing import Tracer
+from coopgraph.record.manifest import manifest
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.replicates import deterministic, replicate_seeds, seed_team
+from coopgraph.runtime.teams import make_team, team_settings
 
 
 def _usage(team: list[Any], agents: list[str]) -> dict[str, dict[str, float]]:
@@ -62,8 +62,8 @@ def run_configured(
     samples with its own model seed derived from the replicate (`coopgraph.llm.seeds`), unless `model_seeds`
     gives them by agent. The manifest and the result record the seeds and whether any member samples.
     `seat_human` makes the member for a `human` in the team (`coopgraph play`)."""
-    from coopgraph.checkpoints import sqlite_saver
     from coopgraph.llm.factory import make_lm
+    from coopgraph.record.checkpoints import sqlite_saver
 
     for name, value in (("seed", seed), ("repeat", repeat)):
         if isinstance(value, bool) or not isinstance(value, int) or value < 0:

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coopgraph.recorded import (
+from coopgraph.record.recorded_run import (
     NEEDS_CHECKPOINTS,
     RecordedRun,
     StepCheckpoint,
@@ -105,10 +105,10 @@ def replay(trace: str | Path, agent: str, *, decision: int | None = None, step: 
     """Restore `agent` before its `decision`-th choice (or its step `step`) and let it decide again, with the
     run's LLM setting, another one (`llm`), or a ready LM object (`lm`, e.g. a scripted model in tests), and the
     model seed the run recorded for it."""
-    from coopgraph.agent import GraphAgent
-    from coopgraph.checkpoints import read_checkpoint
     from coopgraph.llm.factory import make_lm
-    from coopgraph.tracing import Tracer
+    from coopgraph.record.checkpoints import read_checkpoint
+    from coopgraph.record.trace_file import Tracer
+    from coopgraph.runtime.graph_agent import GraphAgent
 
     if (decision is None) == (step is None):
         raise TraceError("name one decision (--decision N) or one step (--step S)")

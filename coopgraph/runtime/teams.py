@@ -54,9 +54,9 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
     `member_settings` (each member's LLM setting name), each graph spec is also checked against what that
     profile declares it can be asked (E320-E322), so no profile bends a spec at run time. A `human` member is
     made by `seat_human()` (`coopgraph play` passes one; without it a team naming `human` is refused)."""
-    from coopgraph.agent import GraphAgent
-    from coopgraph.checkpoints import memory_saver
     from coopgraph.graphs.compiler import compile_spec
+    from coopgraph.record.checkpoints import memory_saver
+    from coopgraph.runtime.graph_agent import GraphAgent
 
     kinds = [member_kind(n) for n in names]
     factories = member_lm_factories or [lm_factory] * len(names)

@@ -12,9 +12,9 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from coopgraph.evals.episode_run import run_configured
 from coopgraph.llm.factory import apply_offline_env, make_lm
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.launch import run_configured
 
 
 def main() -> None:

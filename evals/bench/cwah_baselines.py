@@ -13,7 +13,7 @@ import time
 from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline, oracle_bound
 from coopgraph.envs.cwah import episode_sets, resolve_episode
-from coopgraph.evals.runner import EpisodeResult, run_episode
+from coopgraph.runtime.episode_loop import EpisodeResult, run_episode
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}
 TEAMS: dict[str, list[str]] = {

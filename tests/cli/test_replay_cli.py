@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.episode_run import run_configured
+from coopgraph.runtime.launch import run_configured
 from coopgraph.testing import scripted_lm
-from tests.test_replay import by_prompt
+from tests.runtime.test_replay_decision import by_prompt
 
 
 @pytest.fixture()

@@ -11,11 +11,11 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import EpisodeResult, run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import EpisodeResult, run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import check_spec_file, scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml"),
@@ -198,7 +198,7 @@ def test_the_ablations_talk_as_their_names_say() -> None:
 
 
 def test_shipped_names_resolve_for_teams() -> None:
-    from coopgraph.evals.teams import member_kind
+    from coopgraph.runtime.teams import member_kind
 
     for path in CAPO_SPECS:
         assert member_kind(Path(path).stem) == "graph"

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.episode_run import run_configured
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.launch import run_configured
 
 pytestmark = pytest.mark.slow
 

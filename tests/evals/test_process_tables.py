@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.process import process_measures
 from coopgraph.evals.store import ResultStore
-from coopgraph.tracing import read_events
+from coopgraph.record.process import process_measures
+from coopgraph.record.trace_file import read_events
 from tests.evals.report_cells import check_cells
 
 SUITE = """\

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.episode_run import run_configured
 from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC
+from coopgraph.runtime.launch import run_configured
 from tests.llm.kitchen_points import answered_points, installed_lm
 
 pytestmark = pytest.mark.slow

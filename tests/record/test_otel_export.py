@@ -14,7 +14,7 @@ from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTrace
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.otel import write_otlp
+from coopgraph.record.otel_export import write_otlp
 
 runner = CliRunner()
 SPAN_INTERNAL, SPAN_CLIENT = 1, 3

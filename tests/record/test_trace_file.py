@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from coopgraph.tracing import Tracer, read_events, redact
+from coopgraph.record.trace_file import Tracer, read_events, redact
 
 
 def test_events_are_jsonl_with_bound_context(tmp_path: Path) -> None:

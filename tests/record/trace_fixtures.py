@@ -6,7 +6,7 @@ import json
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.episode_run import run_configured
+from coopgraph.runtime.launch import run_configured
 
 SPEC = Path(__file__).parent / "fixtures" / "loop_agent.yaml"
 

@@ -10,8 +10,8 @@ import pytest
 from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.protocol import Observation, PrimitiveAction
-from coopgraph.evals.runner import EpisodeResult, run_episode
-from coopgraph.tracing import Tracer, read_events
+from coopgraph.record.trace_file import Tracer, read_events
+from coopgraph.runtime.episode_loop import EpisodeResult, run_episode
 
 
 class Chatty:

@@ -9,16 +9,16 @@ from typing import Any
 import pytest
 
 import coopgraph
-from coopgraph.evals.episode_run import run_configured
 from coopgraph.evals.trace_diff import compare, load_run
-from coopgraph.forking import ForkError, fork_run, parse_say
 from coopgraph.llm.client import CoopLM
 from coopgraph.llm.seeds import model_seed, model_seeds
-from coopgraph.recorded import read_run
-from coopgraph.replay import replay
+from coopgraph.record.recorded_run import read_run
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.fork import ForkError, fork_run, parse_say
+from coopgraph.runtime.launch import run_configured
+from coopgraph.runtime.replay_decision import replay
 from coopgraph.testing import ScriptedChatModel, scripted_lm
-from coopgraph.tracing import read_events
-from tests.test_replay import by_prompt
+from tests.runtime.test_replay_decision import by_prompt
 
 # MHP reads partners' template messages into its belief: this one places the coffee table in the kitchen, so bob,
 # who at step 20 carries two goal items and is walking to the living room to find that table, turns to the kitchen.

@@ -5,11 +5,11 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.agent import GraphAgent
 from coopgraph.llm.factory import build_stack
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.chat import ScriptedChatModel
-from coopgraph.tracing import Tracer
 
 
 def test_an_lm_that_cannot_take_the_agents_trace_is_refused() -> None:

@@ -1,4 +1,4 @@
-"""A step's deciding agents ask at once, yet the trace reads as if they took turns (evals/joint_step.py)."""
+"""A step's deciding agents ask at once, yet the trace reads as if they took turns (coopgraph/runtime/joint_step.py)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,8 @@ from typing import Any
 import pytest
 
 from coopgraph.envs.protocol import WAIT
-from coopgraph.evals.joint_step import HeldTracer, JointDecider
-from coopgraph.tracing import Tracer
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.joint_step import HeldTracer, JointDecider
 
 
 class Waiter:

@@ -10,12 +10,12 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.checkpoints import UnsafeCheckpoint, read_checkpoint, sqlite_saver
-from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import make_team
-from coopgraph.replay import ReplayError, replay, step_checkpoints
+from coopgraph.record.checkpoints import UnsafeCheckpoint, read_checkpoint, sqlite_saver
+from coopgraph.record.trace_file import Tracer, read_events
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.replay_decision import ReplayError, replay, step_checkpoints
+from coopgraph.runtime.teams import make_team
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import Tracer, read_events
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. ", re.MULTILINE)
 
@@ -94,7 +94,7 @@ def test_a_checkpoint_naming_a_foreign_callable_is_refused() -> None:
     import os
     import pickle
 
-    from coopgraph.checkpoints import StateSerializer
+    from coopgraph.record.checkpoints import StateSerializer
 
     class Evil:
         def __reduce__(self) -> tuple[Any, tuple[str]]:
@@ -116,8 +116,8 @@ def test_checkpoints_hold_the_belief_of_that_step(tmp_path: Path) -> None:
 
 
 def test_the_trace_view_gives_each_decision_its_replay_command(tmp_path: Path) -> None:
-    from coopgraph.evals.trace_view import write_view
-    from coopgraph.evals.trace_view.model import build_view
+    from coopgraph.record.viewer import write_view
+    from coopgraph.record.viewer.model import build_view
 
     trace = record(tmp_path, steps=8)
     view = build_view(read_events(trace), trace=str(trace))

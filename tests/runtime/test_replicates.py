@@ -6,11 +6,11 @@ from typing import Any
 
 import pytest
 
-from coopgraph.agent import GraphAgent
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.graphs.loader import load_spec
 from coopgraph.llm.seeds import model_seed
-from coopgraph.replicates import deterministic, member_temperature, replicate_seeds, seed_team
+from coopgraph.runtime.graph_agent import GraphAgent
+from coopgraph.runtime.replicates import deterministic, member_temperature, replicate_seeds, seed_team
 from coopgraph.testing import scripted_lm
 
 

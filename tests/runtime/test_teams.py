@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.episode_run import run_configured
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.teams import UnknownMemberError, make_team, parse_team
+from coopgraph.runtime.graph_agent import GraphAgent
+from coopgraph.runtime.launch import run_configured
+from coopgraph.runtime.teams import UnknownMemberError, make_team, parse_team
 from coopgraph.testing import scripted_lm
 
 
@@ -38,7 +38,7 @@ def test_graph_members_share_one_compiled_graph() -> None:
 
 
 def test_a_distilled_profile_warns_only_about_choice_prompts_it_never_learned() -> None:
-    from coopgraph.evals.teams import prompt_mismatch
+    from coopgraph.runtime.teams import prompt_mismatch
 
     assert prompt_mismatch("coela-lite", "local-coop") is None and prompt_mismatch("coela-news", "local-coop") is None
     assert "planning/choose_action_lite" in (prompt_mismatch("coela", "local-coop") or "")  # learned the variants'
@@ -52,7 +52,7 @@ def test_a_distilled_profile_warns_only_about_choice_prompts_it_never_learned() 
 def test_local_coop_gives_each_member_the_distilled_planner_that_learned_its_prompt_in_this_world() -> None:
     """`local-coop` names the family: a member plays with the planner distilled on its choice prompt in this
     world; a member none learned keeps `local-coop` (its spec checks then say what it cannot be asked)."""
-    from coopgraph.evals.teams import team_settings
+    from coopgraph.runtime.teams import team_settings
 
     assert team_settings(["coela-lite", "mhp"], "local-coop", "cwah") == ["local-coop", None]
     assert team_settings(["coela-news"], "local-coop", "cwah") == ["local-coop"]  # coela-lite's prompt

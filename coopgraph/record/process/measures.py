@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from coopgraph.evals.process.reading import Act, Episode, read_episode
+from coopgraph.record.process.reading import Act, Episode, read_episode
 
 #: Measure key → what it is (the unit is the world's: steps, frames, ticks or turns, unless said).
 MEASURES: dict[str, str] = {

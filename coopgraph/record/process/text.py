@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from coopgraph.evals.process.measures import MEASURES, NotAvailable, ProcessMeasures, Value
+from coopgraph.record.process.measures import MEASURES, NotAvailable, ProcessMeasures, Value
 
 SHORT = {"idle": "idle", "idle_share": "idle %", "model_wait_s": "model wait s", "partner_wait": "partner wait",
          "duplicated": "duplicated", "conflicts": "conflicts", "plan_changes": "plan changes",

@@ -11,8 +11,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.trace_view.model import build_view
-from coopgraph.tracing import TRACE_FORMAT, NotATrace, load_trace
+from coopgraph.record.trace_file import TRACE_FORMAT, NotATrace, load_trace
+from coopgraph.record.viewer.model import build_view
 
 
 def _asset(name: str) -> str:

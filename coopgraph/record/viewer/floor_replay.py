@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, TypeGuard
 
-from coopgraph.evals.trace_view.replay import action_kind
+from coopgraph.record.viewer.replay import action_kind
 
 
 def is_floorplan(layout: dict[str, Any] | None) -> TypeGuard[dict[str, Any]]:

@@ -11,10 +11,10 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.process import process_measures
-from coopgraph.evals.trace_view.floor_replay import build_floor_frames, is_floorplan
-from coopgraph.evals.trace_view.grid_replay import build_grid_frames, is_grid
-from coopgraph.evals.trace_view.replay import action_kind, build_frames
+from coopgraph.record.process import process_measures
+from coopgraph.record.viewer.floor_replay import build_floor_frames, is_floorplan
+from coopgraph.record.viewer.grid_replay import build_grid_frames, is_grid
+from coopgraph.record.viewer.replay import action_kind, build_frames
 
 KEEP_LLM = ("node", "attempt", "model", "backend", "prompt", "response", "prompt_tokens", "completion_tokens",
             "latency_s", "cache_hit", "constrained")
@@ -102,7 +102,7 @@ def _plans(events: list[dict[str, Any]], agents: list[str], last_step: int) -> d
 
 
 def _graphs(manifest: dict[str, Any], paths: dict[str, list[list[str]]]) -> dict[str, dict[str, Any]]:
-    from coopgraph.evals.trace_view.graph_svg import END, START, graph_svg
+    from coopgraph.record.viewer.graph_svg import END, START, graph_svg
 
     graphs = {}
     for agent, info in (manifest.get("specs") or {}).items():

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from coopgraph.evals.process import NotAvailable, process_measures
-from tests.evals.process.shapes import act, end, message, plan, plan_end, start, step
+from coopgraph.record.process import NotAvailable, process_measures
+from tests.record.process.shapes import act, end, message, plan, plan_end, start, step
 
 WALK = "[walk] <juice> (310)"
 

@@ -8,9 +8,9 @@ from typing import Any
 import pytest
 
 import coopgraph
-from coopgraph.evals.process import NotAvailable, ProcessMeasures, process_measures
+from coopgraph.record.process import NotAvailable, ProcessMeasures, process_measures
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing.chat import scripted_lm
-from coopgraph.tracing import read_events
 
 
 def _measure(result: coopgraph.RunResult | Path) -> tuple[ProcessMeasures, list[dict[str, Any]]]:

@@ -9,9 +9,9 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.trace_view import build_view, render_page
-from coopgraph.evals.trace_view.replay import action_ids, action_kind
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.record.viewer import build_view, render_page
+from coopgraph.record.viewer.replay import action_ids, action_kind
 
 runner = CliRunner()
 
@@ -91,7 +91,7 @@ def test_a_trace_without_layout_or_end_still_renders(tmp_path: Path, traces: dic
 
 
 def test_the_view_carries_the_runs_process_measures_and_their_marks(traces: dict[str, Path]) -> None:
-    from coopgraph.evals.process import process_measures
+    from coopgraph.record.process import process_measures
 
     events = read_events(traces["pair"])
     process = build_view(events)["process"]

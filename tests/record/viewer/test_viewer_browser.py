@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from coopgraph.evals.trace_view import write_view
+from coopgraph.record.viewer import write_view
 from tests.browser import ARGS, CHROMIUM, browser_or_skip
 
 ARTIFACTS = Path(__file__).parents[2] / "test-artifacts"
@@ -83,7 +83,7 @@ def test_page_loads_scrubs_and_opens_a_decision(traces: dict[str, Path], tmp_pat
 
 def test_process_marks_sit_on_the_agents_timeline_rows(tmp_path: Path) -> None:
     """Idle spans, duplicated effort, conflicts and a plan a message changed, from a small hand-built run."""
-    from tests.evals.process.shapes import act, message, plan, start, step
+    from tests.record.process.shapes import act, message, plan, start, step
 
     walk = "[walk] <juice> (310)"
     events = [*start(), plan("alice", 0, "[gograb] <juice> (310)"), plan("bob", 0, "[gograb] <juice> (310)"),

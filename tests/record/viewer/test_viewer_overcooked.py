@@ -8,8 +8,8 @@ import re
 from pathlib import Path
 
 import coopgraph
-from coopgraph.evals.trace_view import load_trace, write_view
-from coopgraph.evals.trace_view.model import build_view
+from coopgraph.record.viewer import load_trace, write_view
+from coopgraph.record.viewer.model import build_view
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.kitchen_policy import kitchen_policy
 

@@ -12,8 +12,8 @@ from typing import Any
 import pytest
 
 import coopgraph
-from coopgraph.evals.trace_view import load_trace, write_view
-from coopgraph.evals.trace_view.model import build_view
+from coopgraph.record.viewer import load_trace, write_view
+from coopgraph.record.viewer.model import build_view
 from coopgraph.testing import scripted_lm
 
 HOSTILE = "</script><script>alert(1)</script><img src=x onerror=alert(2)>"
@@ -70,7 +70,7 @@ def test_the_page_draws_the_floorplan_and_keeps_messages_as_text(trace: Path, tm
 
 
 def test_a_put_in_target_follows_its_container_and_a_drop_leaves_both_where_the_agent_stood() -> None:
-    from coopgraph.evals.trace_view.floor_replay import build_floor_frames
+    from coopgraph.record.viewer.floor_replay import build_floor_frames
 
     layout = {"kind": "floorplan", "things": [{"id": 5, "name": "bowl", "kind": "container", "position": [0, 0]},
                                               {"id": 6, "name": "apple", "kind": "target", "position": [1, 0]}],
