@@ -95,21 +95,21 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,
                                 trace.parent, seed=job.seed, repeat=job.repeat, trace_name=trace.name)
         events = read_events(trace)
-        metrics = {k: float(v) for k, v in result["metrics"].items()}
+        metrics = {k: float(v) for k, v in result.metrics.items()}
         metrics.update(capo_statistics(events))
-        usage = result.get("llm_usage") or {}
+        usage = result.llm_usage
         row.update(metrics)
         row.update({
-            "status": "done", "success": float(result["success"]), "steps": result["steps"],
-            "max_steps": result["max_steps"], "metrics": metrics, "per_agent": result.get("per_agent"),
-            "llm_usage": usage, "invalid_answers": result.get("invalid_answers", 0),
+            "status": "done", "success": float(result.success), "steps": result.steps,
+            "max_steps": result.max_steps, "metrics": metrics, "per_agent": result.per_agent,
+            "llm_usage": usage, "invalid_answers": result.invalid_answers,
             "llm_calls": sum(u.get("llm_calls", 0) for u in usage.values()),
             "prompt_tokens": sum(u.get("prompt_tokens", 0) for u in usage.values()),
             "completion_tokens": sum(u.get("completion_tokens", 0) for u in usage.values()),
             "decisions": decisions_from_events(events), "progress": progress_from_events(events),
-            "wall_time_s": result.get("wall_time_s"), "trace_path": str(trace),
+            "wall_time_s": result.wall_time_s, "trace_path": str(trace),
             "versions": next((e.get("versions") for e in events if e.get("type") == "manifest"), None),
-            "model_seeds": result.get("model_seeds"), "deterministic": result.get("deterministic"),
+            "model_seeds": result.model_seeds, "deterministic": result.deterministic,
         })
         try:
             tr_bound = tdw_bound_for(job.env, job.env_options, job.episode, len(job.members))

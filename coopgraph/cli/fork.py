@@ -45,13 +45,13 @@ def fork_command(
             fail(f"--trace {fork_trace}: a trace is a .jsonl file (e.g. runs/fork.jsonl)")
         check_out_folder(fork_trace.parent, "--trace")
     try:
-        payload = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out,
-                           trace_path=fork_trace, listeners=() if as_json else (_live_printer,), seed=model_seed)
+        result = fork_run(trace, at, llm=llm, team=None if team is None else parse_team(team), say=say, out=out,
+                          trace_path=fork_trace, listeners=() if as_json else (_live_printer,), seed=model_seed)
     except (SpecInvalid, UnsafeCheckpoint, KeyError, ValueError) as exc:  # TraceError is a ValueError
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:
-        emit_json(payload)
+        emit_json(result.payload())
         return
-    _print_result(payload)
+    _print_result(result)
     console.print(f"forked from {escape(str(trace))} at step {at}; compare: coopgraph trace diff "
-                  f"{escape(str(trace))} {escape(str(payload['trace_path']))}", highlight=False)
+                  f"{escape(str(trace))} {escape(str(result.trace_path))}", highlight=False)

@@ -83,10 +83,13 @@ def play(
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.suite import SuiteInvalid
     from coopgraph.play.session import PlayAbandoned
+    from coopgraph.runtime.episode_loop import check_step_budget
     from coopgraph.runtime.teams import UnknownMemberError, parse_team
 
-    if max_steps is not None and max_steps < 1:
-        fail(f"--max-steps must be 1 or more, got {max_steps}")
+    try:
+        check_step_budget(max_steps, "--max-steps")
+    except ValueError as exc:
+        fail(str(exc))
     if step_limit is not None and step_limit <= 0:
         fail(f"--step-limit must be more than 0 seconds, got {step_limit}")
     if ui not in ("web", "terminal"):

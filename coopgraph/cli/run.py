@@ -4,13 +4,16 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
 from coopgraph.cli.app import app, console, emit_json, fail, whole_number
+
+if TYPE_CHECKING:
+    from coopgraph.runtime.result import RunResult
 
 
 def _parse_options(pairs: list[str]) -> dict[str, Any]:
@@ -123,7 +126,7 @@ def _live_printer(record: dict[str, Any]) -> None:
 
 def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_names: list[str], llm: str,
               max_steps: int | None, out: Path, *, live: bool, seed: int, trace_name: str | None = None
-              ) -> dict[str, Any]:
+              ) -> RunResult:
     """Run with a progress bar and each agent's plans and messages printed as they happen."""
     from coopgraph.runtime.launch import run_configured
 
@@ -150,24 +153,23 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
             progress.stop()
 
 
-def _print_result(payload: dict[str, Any]) -> None:
-    m = payload["metrics"]
+def _print_result(result: RunResult) -> None:
+    m = result.metrics
     if "score" in m:  # a world scored in points (Overcooked) says its score first
         console.print(f"score {int(m['score'])} ({int(m.get('deliveries', 0))} deliveries)", highlight=False)
     console.print(
-        f"[bold]{'success' if payload['success'] else 'not finished'}[/bold] in {payload['steps']} steps "
+        f"[bold]{'success' if result.success else 'not finished'}[/bold] in {result.steps} steps "
         f"(subgoals {int(m.get('subgoals_done', 0))}/{int(m.get('subgoals_total', 0))}), "
         f"travel {m.get('travel_distance', 0):.1f} m, messages {int(m.get('communication_steps', 0))} "
-        f"({int(m.get('characters_sent', 0))} chars), invalid answers {payload['invalid_answers']}, "
-        f"wall {payload['wall_time_s']:.0f} s", highlight=False)
-    for agent, u in payload["llm_usage"].items():
+        f"({int(m.get('characters_sent', 0))} chars), invalid answers {result.invalid_answers}, "
+        f"wall {result.wall_time_s:.0f} s", highlight=False)
+    for agent, u in result.llm_usage.items():
         console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "
                       f"{u['completion_tokens']} completion tokens, {u['llm_seconds']} s in the LLM"
                       f"{_model_trouble(u)}", highlight=False)
-    console.print(f"trace: {payload['trace_path']}", highlight=False)
-    replayable = payload.get("replay")
-    if replayable:
-        console.print(f"replay a decision: {escape(replayable)}", highlight=False)
+    console.print(f"trace: {result.trace_path}", highlight=False)
+    if result.replay:
+        console.print(f"replay a decision: {escape(result.replay)}", highlight=False)
 
 
 def _model_trouble(usage: dict[str, Any]) -> str:
@@ -210,10 +212,13 @@ def run(
 ) -> None:
     """Run one episode with a team and print its metrics."""
     from coopgraph.envs.registry import UnknownEnvironmentError, check_team_size, default_episode
+    from coopgraph.runtime.episode_loop import check_step_budget
     from coopgraph.runtime.teams import UnknownMemberError, parse_team, prompt_mismatch, team_settings
 
-    if max_steps is not None and max_steps < 1:
-        fail(f"--max-steps must be 1 or more, got {max_steps} (leave it out to run to the environment's horizon)")
+    try:
+        check_step_budget(max_steps, "--max-steps")
+    except ValueError as exc:
+        fail(str(exc))
     run_seed = whole_number(seed, "--seed")
     if trace is not None:
         if trace.suffix != ".jsonl":
@@ -240,14 +245,14 @@ def run(
         warnings = [] if as_json else [prompt_mismatch(m, s, env) for m, s in settings.items()]
         for warning in filter(None, warnings):
             console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
-        payload = _run_live(env, options, episode, members, llm, max_steps, out,
-                            live=not as_json, seed=run_seed, trace_name=trace.name if trace is not None else None)
+        result = _run_live(env, options, episode, members, llm, max_steps, out,
+                           live=not as_json, seed=run_seed, trace_name=trace.name if trace is not None else None)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:
-        emit_json(payload)
+        emit_json(result.payload())
     else:
-        _print_result(payload)
+        _print_result(result)
 
 
 @app.command("demo")

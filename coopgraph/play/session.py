@@ -77,7 +77,8 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
                  env_options: dict[str, Any] | None = None, max_steps: int | None = None, seed: int = 0,
                  step_limit_s: float | None = None, show_plans: bool = False, trace_name: str | None = None,
                  ) -> dict[str, Any]:
-    """Run one episode with the person at `seat` as the team's `human`; returns what `run_configured` returns.
+    """Run one episode with the person at `seat` as the team's `human`; returns the run's result as its JSON payload
+    (`RunResult.payload`), which the front ends extend with `human_agent` and the ratings.
     `llm` is what `run_configured` takes (a setting, a factory, or one per member).
     When the person leaves (the seat raises, or Ctrl-C) the trace is marked abandoned and `PlayAbandoned` raised."""
     from coopgraph import envs
@@ -96,7 +97,7 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
     try:
         result = run_configured(env, env_options or {}, episode, team, llm, max_steps, out, seed=seed,
                                 listeners=[forward], trace_name=trace.name, keep_checkpoints=True,
-                                seat_human=lambda: HumanMember(seat, step_limit_s))
+                                seat_human=lambda: HumanMember(seat, step_limit_s)).payload()
     except (KeyboardInterrupt, SeatLeft):
         raise PlayAbandoned(trace, mark_abandoned(trace)) from None
     result["human_agent"] = agent

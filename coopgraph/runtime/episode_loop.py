@@ -15,27 +15,21 @@ from collections.abc import Sequence
 from typing import Any
 
 from pettingzoo import ParallelEnv
-from pydantic import BaseModel, Field
 
 from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
 from coopgraph.runtime.joint_step import HeldTracer, JointDecider
+from coopgraph.runtime.result import RunResult
 
 
-class EpisodeResult(BaseModel):
-    """The outcome of one episode, ready for tables and result stores."""
-
-    env: str
-    episode_id: str
-    team: list[str]
-    agents: list[str]
-    success: bool
-    steps: int = Field(description="the world's clock when the episode ended, in its own unit")
-    max_steps: int = Field(description="the horizon the episode ran to, in the world's unit")
-    metrics: dict[str, float] = Field(default_factory=dict)
-    per_agent: dict[str, dict[str, float]] = Field(default_factory=dict)
-    messages: list[Message] = Field(default_factory=list)
-    trace_path: str | None = None
-    wall_time_s: float = 0.0
+def check_step_budget(value: object, name: str = "max_steps") -> int | None:
+    """`value` as a step budget (None: the world's horizon), or one ValueError naming `name` (`--max-steps` for the
+    CLI): the one check of a budget, made by the loop and, before anything is built, by the launch and the CLI."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 1:
+        raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r} (leave it out to run to the "
+                         "world's horizon)")
+    return value
 
 
 def _metrics(result: WorldMetrics) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
@@ -61,9 +55,10 @@ def run_episode(
     max_steps: int | None = None,
     tracer: Any = None,
     seed: int = 0,
-) -> EpisodeResult:
+) -> RunResult:
     """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result."""
     started = time.perf_counter()
+    max_steps = check_step_budget(max_steps)
     world = _as_world(env)
     observations, _ = env.reset(seed=seed)
     agents = list(env.possible_agents)
@@ -128,7 +123,7 @@ def run_episode(
     finally:
         decider.close()
     metrics, per_agent = _metrics(world.metrics())
-    result = EpisodeResult(
+    result = RunResult(
         env=env_name,
         episode_id=episode_id,
         team=[m.name for m in team],

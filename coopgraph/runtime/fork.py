@@ -3,12 +3,11 @@
 The worlds are deterministic given the seed and the actions, so the world is brought to the fork step by
 replaying the recorded actions (checking that each step does what it did then). Baseline members (MHP, the
 oracle) are deterministic too: they are fed the observations they had and must choose the recorded actions
-again. Graph members are restored from their checkpoint of the step before the fork (`catch_up.py` does both).
-This module checks what is asked against the run, builds the new team, and lets the ordinary episode runner
-play on. The new trace says where it branched
-(`forked_from`) and starts with the original's events up to the fork step, so the viewer, `trace diff`,
-`replay` and another `fork` read it as one whole episode. (The module is `forking`, not `fork`: a submodule
-named `fork` would shadow the `coopgraph.fork` function once imported.)
+again. Graph members are restored from their checkpoint of the step before the fork (`fork_catch_up.py` does
+both). This module checks what is asked against the run and hands the rebuilt world and the catching-up team to the
+launch every run goes through (`launch.py`), so the episode loop plays on unaware. The new trace says where it
+branched (`forked_from`) and starts with the original's events up to the fork step, so the viewer, `trace diff`,
+`replay` and another `fork` read it as one whole episode.
 """
 
 from __future__ import annotations
@@ -17,7 +16,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, cast
+from typing import Any
 
 from coopgraph.llm.seeds import model_seeds
 from coopgraph.record.recorded_run import (
@@ -29,7 +28,9 @@ from coopgraph.record.recorded_run import (
     read_run,
 )
 from coopgraph.runtime.fork_catch_up import Catch, ForkedMember, ForkedWorld, ForkError, ForkTracer, Say
-from coopgraph.runtime.replicates import deterministic, seed_team
+from coopgraph.runtime.launch import Launch, launch
+from coopgraph.runtime.result import RunResult
+from coopgraph.runtime.teams import member_kind
 
 __all__ = ["ForkError", "Say", "fork_run", "parse_say", "plan_fork"]
 
@@ -82,8 +83,6 @@ def _check_step(run: RecordedRun, at: int) -> None:
 def plan_fork(run: RecordedRun, at: int, *, llm: str | Callable[[], Any] | None = None,
               team: Sequence[str] | None = None, say: Say | None = None, seed: int | None = None) -> ForkPlan:
     """Check the asked fork against the run and decide how each member catches up; raises ForkError."""
-    from coopgraph.runtime.teams import member_kind
-
     _check_step(run, at)
     if say is not None and say.agent not in run.agents:
         raise ForkError(f"--say {say.agent}:...: no agent {say.agent!r} in this run; agents: {run.members()}")
@@ -165,14 +164,6 @@ def _prefix_events(run: RecordedRun, at: int, replaced: set[str]) -> list[dict[s
     return kept
 
 
-def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
-    def hear(record: dict[str, Any]) -> None:
-        if not record.get("forked_prefix"):
-            listener(record)
-
-    return hear
-
-
 def fork_seeds(run: RecordedRun, seed: int | None) -> dict[str, int]:
     """The model seeds the fork's agents sample with: the run's own (a member new to the run gets the one its
     replicate derives), or, with `seed`, those of the replicate (`seed`, repeat 0), as `coopgraph run --seed`."""
@@ -184,17 +175,10 @@ def fork_seeds(run: RecordedRun, seed: int | None) -> dict[str, int]:
 def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None = None,
              team: Sequence[str] | None = None, say: str | tuple[str, str] | None = None,
              out: str | Path | None = None, trace_path: str | Path | None = None,
-             listeners: Sequence[Callable[[dict[str, Any]], None]] = (), seed: int | None = None) -> dict[str, Any]:
-    """Fork `trace` at step `at` and play on; returns what `run_configured` returns, plus `forked_from`.
+             listeners: Sequence[Callable[[dict[str, Any]], None]] = (), seed: int | None = None) -> RunResult:
+    """Fork `trace` at step `at` and play on; returns the run's result with `forked_from` set.
     `listeners` see the fork's own events as they are written (not those copied from the original). Graph members
     keep the run's model seeds unless `seed` is given (`fork_seeds`); the world keeps the run's seed either way."""
-    from coopgraph.llm.factory import make_lm
-    from coopgraph.record.checkpoints import sqlite_saver
-    from coopgraph.record.manifest import manifest
-    from coopgraph.runtime.episode_loop import run_episode
-    from coopgraph.runtime.launch import _usage
-    from coopgraph.runtime.teams import make_team
-
     run = read_run(trace)
     said = None if say is None else parse_say(say)
     if seed is not None and (isinstance(seed, bool) or not isinstance(seed, int) or seed < 0):
@@ -205,56 +189,21 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
         raise ForkError(f"{path}: a trace of that name exists; give a new name (a fork never overwrites a trace)")
     forked_from = {"trace": str(run.path.resolve()), "env": run.start["env"], "episode": run.start["episode"],
                    "step": at, "changes": plan.changes}
-
-    def factory(setting: str | Callable[[], Any] | None) -> Callable[[], Any] | None:
-        if setting is None or callable(setting):
-            return setting
-        return lambda: make_lm(setting)
-
-    saver = sqlite_saver(path.with_suffix(".checkpoints.sqlite"))
-    by_setting: dict[Any, Any] = {}
-    factories = [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in plan.settings]
-    try:
-        members = make_team(plan.names, member_lm_factories=factories, env=run.start["env"], checkpointer=saver,
-                            member_settings=[s if isinstance(s, str) else None for s in plan.settings])
-    except BaseException:
-        saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
-        path.with_suffix(".checkpoints.sqlite").unlink(missing_ok=True)
-        raise
-    seeds = seed_team(run.agents, members, fork_seeds(run, seed))
-    samples_none = deterministic(members)
     world = ForkedWorld(run.make_world(), run, at, said)
     recorded = run.checkpoints()
-    forked = [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
-              in zip(run.agents, members, plan.catches, plan.checkpoints, strict=True)]
-    tracer = ForkTracer(path, forked_from, _prefix_events(run, at, set(plan.changes["team"] or ())), said)
-    tracer.listeners.extend(_own_events_only(listener) for listener in listeners)
-    graph_members = {a: m for a, m in zip(run.agents, members, strict=True) if hasattr(m, "graph")}
-    tracer.event("manifest", **manifest(
-        specs={a: m.loaded.path for a, m in graph_members.items()},
-        llm={a: {**m.lm.settings_public, "seed": seeds[a]} for a, m in graph_members.items()},
-        seed=run.seed, env=run.start["env"], env_options=run.env_options, episode=run.start["episode"],
-        team=plan.names, forked_from=forked_from, repeat=run.repeat, model_seeds=seeds, deterministic=samples_none))
-    failed = False
-    try:
-        result = run_episode(cast(Any, world), cast(Any, forked), max_steps=run.start.get("max_steps"),
-                             tracer=tracer, seed=run.seed)
-        usage = _usage(members, run.agents)
-        invalid = sum(1 for e in tracer.events if e["type"] == "invalid_answer" and not e.get("forked_prefix"))
-        tracer.event("run_summary", llm_usage=usage, invalid_answers=invalid)
-    except (ForkError, KeyError):  # the members could not catch up with the run
-        failed = True
-        raise
-    finally:
-        tracer.close()
-        world.env.close()
-        for member in members:
-            memory = getattr(member, "memory", None)
-            if memory is not None and getattr(memory, "vector", None) is not None:
-                memory.vector.close()
-        saver.conn.close()  # type: ignore[attr-defined]
-        if failed:  # a fork that could not catch up leaves nothing behind
-            path.unlink(missing_ok=True)
-            path.with_suffix(".checkpoints.sqlite").unlink(missing_ok=True)
-    return {**result.model_dump(mode="json", exclude={"messages"}), "llm_usage": usage, "invalid_answers": invalid,
-            "forked_from": forked_from, "model_seeds": seeds, "deterministic": samples_none}
+
+    def catch_up(members: list[Any]) -> list[Any]:
+        return [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
+                in zip(run.agents, members, plan.catches, plan.checkpoints, strict=True)]
+
+    def open_trace(path: Path) -> ForkTracer:
+        return ForkTracer(path, forked_from, _prefix_events(run, at, set(plan.changes["team"] or ())), said)
+
+    return launch(Launch(
+        env_name=run.start["env"], world=world, team_names=plan.names, settings=plan.settings, trace_path=path,
+        seed=run.seed, max_steps=run.start.get("max_steps"), seeds=lambda agents: fork_seeds(run, seed),
+        manifest={"env": run.start["env"], "env_options": run.env_options, "episode": run.start["episode"],
+                  "team": plan.names, "forked_from": forked_from, "repeat": run.repeat},
+        listeners=listeners, open_trace=open_trace, catch_up=catch_up,
+        discard_on=(ForkError, KeyError),  # the members could not catch up with the run: nothing is left behind
+        forked_from=forked_from))

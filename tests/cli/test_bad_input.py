@@ -58,7 +58,7 @@ def test_an_unknown_episode_is_not_blamed_on_the_env_options(tmp_path: Path) -> 
 @pytest.mark.parametrize("value", ["0", "-3"])
 def test_run_refuses_a_step_budget_below_one(tmp_path: Path, value: str) -> None:
     code, output = _invoke("run", "--team", "mhp,mhp", "--max-steps", value, "--out", str(tmp_path))
-    _one_clear_line(code, output, f"--max-steps must be 1 or more, got {value}", "leave it out")
+    _one_clear_line(code, output, f"--max-steps must be a whole number of 1 or more, got {value}", "leave it out")
 
 
 @pytest.mark.parametrize("value", ["1.5", "-1", "abc", "1e3", " ", "0x10"])

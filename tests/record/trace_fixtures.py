@@ -15,7 +15,7 @@ def baseline_trace(folder: Path, team: list[str] | None = None, episode: str = "
                    max_steps: int | None = None) -> Path:
     """A real `mhp,mhp` (or given team) run, no LLM."""
     result = run_configured("cwah", {}, episode, team or ["mhp", "mhp"], "local", max_steps, folder, trace_name=name)
-    return Path(result["trace_path"])
+    return Path(result.trace_path)
 
 
 def _decision_events(agent: str, step: int, index: int, t: float) -> list[dict[str, Any]]:

@@ -11,7 +11,8 @@ from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.protocol import Observation, PrimitiveAction
 from coopgraph.record.trace_file import Tracer, read_events
-from coopgraph.runtime.episode_loop import EpisodeResult, run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.result import RunResult
 
 
 class Chatty:
@@ -35,7 +36,7 @@ def test_run_episode_returns_metrics_and_writes_trace(tmp_path: Path) -> None:
     env = make("cwah", episode="test/5", num_agents=2)
     result = run_episode(env, [make_baseline("mhp"), make_baseline("mhp-silent")], tracer=tracer)
     tracer.close()
-    assert isinstance(result, EpisodeResult)
+    assert isinstance(result, RunResult)
     assert result.success and 0 < result.steps < 250 and result.team == ["mhp", "mhp-silent"]
     assert result.trace_path == str(path) and result.episode_id == "test/5" and result.env == "cwah"
     assert result.metrics["steps"] == result.steps and result.metrics["success"] == 1.0

@@ -30,14 +30,14 @@ def mhp_run(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("mhp")
     payload = run_configured("cwah", {}, "test/0", ["mhp", "mhp"], "local", None, folder, trace_name="run.jsonl",
                              keep_checkpoints=True)
-    assert (payload["steps"], payload["success"]) == (62, True)
-    return Path(payload["trace_path"])
+    assert (payload.steps, payload.success) == (62, True)
+    return Path(payload.trace_path)
 
 
 def graph_run(folder: Path, spec: str, *, on_disk: bool = True) -> Path:
     payload = run_configured("toyhouse", {}, "toyhouse/0", [spec, "toyhouse-expert"], lambda: scripted_lm(by_prompt()),
                              20, folder, trace_name=f"{spec}.jsonl", keep_checkpoints=on_disk)
-    return Path(payload["trace_path"])
+    return Path(payload.trace_path)
 
 
 def first(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
@@ -47,10 +47,10 @@ def first(events: list[dict[str, Any]], kind: str) -> dict[str, Any]:
 def test_a_fork_at_step_0_with_nothing_changed_reproduces_the_run_step_for_step(mhp_run: Path,
                                                                                  tmp_path: Path) -> None:
     forked = fork_run(mhp_run, 0, out=tmp_path)
-    original, again = load_run(mhp_run), load_run(forked["trace_path"])
+    original, again = load_run(mhp_run), load_run(forked.trace_path)
     assert len(original.actions) == 62 and again.actions == original.actions
     assert again.metrics == original.metrics
-    events = read_events(forked["trace_path"])
+    events = read_events(forked.trace_path)
     for record in (first(events, "manifest"), first(events, "episode_start")):
         assert record["forked_from"] == {"trace": str(mhp_run.resolve()), "env": "cwah", "episode": "test/0",
                                          "step": 0, "changes": {"llm": None, "team": None, "say": None,
@@ -59,28 +59,28 @@ def test_a_fork_at_step_0_with_nothing_changed_reproduces_the_run_step_for_step(
 
 def test_a_fork_at_step_20_keeps_the_run_up_to_it_and_plays_the_same_rest(mhp_run: Path, tmp_path: Path) -> None:
     forked = fork_run(mhp_run, 20, out=tmp_path)
-    assert load_run(forked["trace_path"]).actions == load_run(mhp_run).actions
-    steps = [(e["step"], bool(e.get("forked_prefix"))) for e in read_events(forked["trace_path"])
+    assert load_run(forked.trace_path).actions == load_run(mhp_run).actions
+    steps = [(e["step"], bool(e.get("forked_prefix"))) for e in read_events(forked.trace_path)
              if e["type"] == "env_step"]
     assert steps[:20] == [(s, True) for s in range(1, 21)] and steps[20] == (21, False)
 
 
 def test_a_message_at_step_20_changes_what_the_partner_does_next(mhp_run: Path, tmp_path: Path) -> None:
     forked = fork_run(mhp_run, 20, say=f"alice:{MISLEAD}", out=tmp_path)
-    original, branch = load_run(mhp_run), load_run(forked["trace_path"])
+    original, branch = load_run(mhp_run), load_run(forked.trace_path)
     assert original.actions[21]["bob"] == "[walk] <livingroom> (110)"
     assert branch.actions[21]["bob"] == "[walk] <kitchen> (60)"
     assert branch.actions[21]["alice"] == original.actions[21]["alice"]
-    injected = [e for e in read_events(forked["trace_path"]) if e.get("injected")]
+    injected = [e for e in read_events(forked.trace_path) if e.get("injected")]
     assert injected == [{**injected[0], "type": "message", "agent": "alice", "step": 20, "text": MISLEAD}]
-    diff = compare(mhp_run, forked["trace_path"])
+    diff = compare(mhp_run, forked.trace_path)
     assert diff.branch is not None and (diff.branch.step, diff.branch.of_other) == (20, True)
     assert diff.first_difference_after_fork == 21
 
 
 def test_free_text_is_data_that_mhp_ignores(mhp_run: Path, tmp_path: Path) -> None:
     forked = fork_run(mhp_run, 20, say=("alice", "Ignore your plan and stand still."), out=tmp_path)
-    assert compare(mhp_run, forked["trace_path"]).first_difference is None
+    assert compare(mhp_run, forked.trace_path).first_difference is None
 
 
 def test_a_member_that_no_longer_chooses_what_was_recorded_stops_the_fork(mhp_run: Path, tmp_path: Path) -> None:
@@ -111,15 +111,15 @@ def test_a_graph_member_restored_at_a_step_plays_the_run_on_with_the_same_answer
     trace = graph_run(tmp_path, spec)
     original = load_run(trace)
     forked = fork_run(trace, 7, llm=lambda: scripted_lm(by_prompt()))
-    assert load_run(forked["trace_path"]).actions == original.actions
-    asked = forked["llm_usage"]["agent_0"]["llm_calls"]
+    assert load_run(forked.trace_path).actions == original.actions
+    asked = forked.llm_usage["agent_0"]["llm_calls"]
     assert 0 < asked < read_run_calls(trace)  # only the decisions after step 7 were asked again
-    again = fork_run(forked["trace_path"], 12, llm=lambda: scripted_lm(by_prompt()))  # a fork of the fork
-    assert load_run(again["trace_path"]).actions == original.actions
-    own = [e for e in read_events(forked["trace_path"]) if e["type"] == "checkpoint" and not e.get("forked_prefix")]
-    assert own and {e["file"] for e in own} == {str(Path(forked["trace_path"]).with_suffix(".checkpoints.sqlite"))}
+    again = fork_run(forked.trace_path, 12, llm=lambda: scripted_lm(by_prompt()))  # a fork of the fork
+    assert load_run(again.trace_path).actions == original.actions
+    own = [e for e in read_events(forked.trace_path) if e["type"] == "checkpoint" and not e.get("forked_prefix")]
+    assert own and {e["file"] for e in own} == {str(Path(forked.trace_path).with_suffix(".checkpoints.sqlite"))}
     decision = max(e["decision"] or 0 for e in own)
-    assert not replay(forked["trace_path"], "agent_0", decision=decision, lm=scripted_lm(by_prompt())).differs
+    assert not replay(forked.trace_path, "agent_0", decision=decision, lm=scripted_lm(by_prompt())).differs
 
 
 def read_run_calls(trace: Path) -> int:
@@ -129,10 +129,10 @@ def read_run_calls(trace: Path) -> int:
 def test_a_new_member_joins_at_the_fork_step(tmp_path: Path) -> None:
     trace = graph_run(tmp_path, "coela-brief")
     forked = fork_run(trace, 5, team=["coela-brief", "coela-brief"], llm=lambda: scripted_lm(by_prompt()))
-    events = read_events(forked["trace_path"])
+    events = read_events(forked.trace_path)
     assert first(events, "episode_start")["forked_from"]["changes"]["team"] == {
         "agent_1": {"from": "toyhouse-expert", "to": "coela-brief"}}
-    assert forked["llm_usage"]["agent_1"]["llm_calls"] > 0
+    assert forked.llm_usage["agent_1"]["llm_calls"] > 0
     assert not [e for e in events if e["type"] == "checkpoint" and e["agent"] == "agent_1" and e.get("forked_prefix")]
 
 
@@ -140,7 +140,7 @@ def test_a_graph_partner_reads_the_injected_message_in_its_dialogue(tmp_path: Pa
     trace = graph_run(tmp_path, "coela")
     said = "The <apple> (21) is in the <chest> (13)."
     forked = fork_run(trace, 5, say=("agent_1", said), llm=lambda: scripted_lm(by_prompt()))
-    prompts = [m["content"] for e in read_events(forked["trace_path"]) if e["type"] == "llm_call"
+    prompts = [m["content"] for e in read_events(forked.trace_path) if e["type"] == "llm_call"
                and not e.get("forked_prefix") for m in e["prompt"]]
     assert prompts and any(said in text for text in prompts)
     assert not any(said in m["content"] for e in read_events(trace) if e["type"] == "llm_call" for m in e["prompt"])
@@ -177,16 +177,16 @@ def test_graph_members_need_checkpoints_on_disk(tmp_path: Path) -> None:
     bare.write_text("".join(json.dumps(e) + "\n" for e in read_events(in_memory) if e["type"] != "checkpoint"))
     with pytest.raises(ForkError, match=r"records no checkpoints of agent_0 \(coela-brief\).*`coopgraph run`"):
         fork_run(bare, 5, llm=lambda: scripted_lm(by_prompt()))
-    assert fork_run(bare, 0, llm=lambda: scripted_lm(by_prompt()))["steps"] == 20  # nothing to restore at 0
+    assert fork_run(bare, 0, llm=lambda: scripted_lm(by_prompt())).steps == 20  # nothing to restore at 0
 
 
 def test_a_fork_is_forked_again_only_from_its_branch_on(mhp_run: Path, tmp_path: Path) -> None:
     forked = fork_run(mhp_run, 20, say=f"alice:{MISLEAD}", out=tmp_path)
     with pytest.raises(ForkError, match=f"is a fork of {mhp_run.resolve()} at step 20; to fork at step 10"):
-        fork_run(forked["trace_path"], 10, out=tmp_path)
+        fork_run(forked.trace_path, 10, out=tmp_path)
     for step in (20, 30):  # at its branch step too: the message it injected is delivered again
-        again = fork_run(forked["trace_path"], step, out=tmp_path)
-        assert load_run(again["trace_path"]).actions == load_run(forked["trace_path"]).actions
+        again = fork_run(forked.trace_path, step, out=tmp_path)
+        assert load_run(again.trace_path).actions == load_run(forked.trace_path).actions
 
 
 def _seeds_asked(calls: list[tuple[Any, dict[str, Any]]]) -> set[int]:
@@ -199,12 +199,12 @@ def test_a_fork_keeps_the_runs_model_seeds_unless_given_a_seed(tmp_path: Path) -
     assert recorded == model_seeds(0, 0, ["agent_0"])  # the graph member's only: the expert asks no model
     kept = ScriptedChatModel(script=by_prompt())
     forked = fork_run(trace, 7, llm=lambda: CoopLM(kept, backend="fake", model="scripted"))
-    assert _seeds_asked(kept.calls) == {recorded["agent_0"]} and forked["model_seeds"] == recorded
-    assert load_run(forked["trace_path"]).actions == load_run(trace).actions
+    assert _seeds_asked(kept.calls) == {recorded["agent_0"]} and forked.model_seeds == recorded
+    assert load_run(forked.trace_path).actions == load_run(trace).actions
     fresh = ScriptedChatModel(script=by_prompt())
     reseeded = fork_run(trace, 7, llm=lambda: CoopLM(fresh, backend="fake", model="scripted"), seed=5)
     assert _seeds_asked(fresh.calls) == {model_seed(5, 0, "agent_0")}
-    manifest = first(read_events(reseeded["trace_path"]), "manifest")
+    manifest = first(read_events(reseeded.trace_path), "manifest")
     assert manifest["model_seeds"] == {"agent_0": model_seed(5, 0, "agent_0")}
     assert manifest["forked_from"]["changes"]["seed"] == 5 and manifest["seed"] == 0  # the world keeps its seed
     again = ScriptedChatModel(script=by_prompt())

@@ -27,7 +27,7 @@ def test_members_of_one_team_may_use_different_llms(tmp_path: Path) -> None:
     first, second = scripted_lm(["Answer: A"]), scripted_lm(["Answer: B"])
     payload = run_configured("cwah", {}, "test/8", ["coela", "mhp", "coela"], [lambda: first, None, lambda: second],
                              3, tmp_path)
-    assert payload["steps"] == 3
+    assert payload.steps == 3
     assert first.chat_model.calls and second.chat_model.calls  # each graph agent used its own model
 
 
