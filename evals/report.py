@@ -316,8 +316,8 @@ def suite_tables(results: SuiteResults) -> list[Table]:
 
 def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
     """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
-    from coopgraph.evals.process_tables import process_tables
     from coopgraph.evals.report_reasoning import is_reasoning
+    from coopgraph.record.process_tables import process_tables
 
     return [] if is_reasoning(results) else process_tables(results, folder)
 

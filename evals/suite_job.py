@@ -95,7 +95,7 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,
                                 trace.parent, seed=job.seed, repeat=job.repeat, trace_name=trace.name)
         events = read_events(trace)
-        metrics = {k: float(v) for k, v in result.metrics.items()}
+        metrics = {k: v if isinstance(v, dict) else float(v) for k, v in result.metrics.items()}
         metrics.update(capo_statistics(events))
         usage = result.llm_usage
         row.update(metrics)

@@ -154,14 +154,19 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
 
 def _print_result(result: RunResult) -> None:
-    m = result.metrics
-    if "score" in m:  # a world scored in points (Overcooked) says its score first
-        console.print(f"score {int(m['score'])} ({int(m.get('deliveries', 0))} deliveries)", highlight=False)
+    def figure(key: str) -> float:
+        return result.number(key) if key in result.metrics else 0.0
+
+    if "score" in result.metrics:  # a world scored in points (Overcooked) says its score first
+        served = result.metrics.get("deliveries_by_agent")
+        who = "; served by " + ", ".join(f"{agent} {int(n)}" for agent, n in served.items()) \
+            if isinstance(served, dict) and served else ""
+        console.print(f"score {int(figure('score'))} ({int(figure('deliveries'))} deliveries{who})", highlight=False)
     console.print(
         f"[bold]{'success' if result.success else 'not finished'}[/bold] in {result.steps} steps "
-        f"(subgoals {int(m.get('subgoals_done', 0))}/{int(m.get('subgoals_total', 0))}), "
-        f"travel {m.get('travel_distance', 0):.1f} m, messages {int(m.get('communication_steps', 0))} "
-        f"({int(m.get('characters_sent', 0))} chars), invalid answers {result.invalid_answers}, "
+        f"(subgoals {int(figure('subgoals_done'))}/{int(figure('subgoals_total'))}), "
+        f"travel {figure('travel_distance'):.1f} m, messages {int(figure('communication_steps'))} "
+        f"({int(figure('characters_sent'))} chars), invalid answers {result.invalid_answers}, "
         f"wall {result.wall_time_s:.0f} s", highlight=False)
     for agent, u in result.llm_usage.items():
         console.print(f"  {agent}: {u['llm_calls']} LLM calls, {u['prompt_tokens']} prompt + "

@@ -16,7 +16,7 @@ from typing import Any
 
 from pettingzoo import ParallelEnv
 
-from coopgraph.envs.protocol import WAIT, Message, TeamMember, World, WorldMetrics
+from coopgraph.envs.protocol import WAIT, Message, MetricValue, TeamMember, World, WorldMetrics
 from coopgraph.runtime.joint_step import HeldTracer, JointDecider
 from coopgraph.runtime.result import RunResult
 
@@ -31,12 +31,19 @@ def check_step_budget(value: object, name: str = "max_steps") -> int | None:
                          "world's horizon)")
     return value
 
+    def number(self, key: str) -> float:
+        """The team metric `key` as a number (a per-agent mapping such as `deliveries_by_agent` is not one)."""
+        value = self.metrics[key]
+        if isinstance(value, dict):
+            raise TypeError(f"metric {key!r} is one number per agent ({value}), not a team number")
+        return value
 
-def _metrics(result: WorldMetrics) -> tuple[dict[str, float], dict[str, dict[str, float]]]:
+
+def _metrics(result: WorldMetrics) -> tuple[dict[str, MetricValue], dict[str, dict[str, float]]]:
     per_agent = {
         agent: {k: float(v) for k, v in m.model_dump().items()} for agent, m in result.per_agent.items()
     }
-    return result.summary(), per_agent
+    return dict(result.summary()), per_agent
 
 
 def _as_world(env: ParallelEnv) -> World:

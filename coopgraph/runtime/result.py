@@ -11,7 +11,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field, computed_field
 
-from coopgraph.envs.protocol import Message
+from coopgraph.envs.protocol import Message, MetricValue
 
 
 class RunResult(BaseModel):
@@ -24,7 +24,8 @@ class RunResult(BaseModel):
     success: bool
     steps: int = Field(description="the world's clock when the episode ended, in its own unit (C-WAH: steps)")
     max_steps: int = Field(description="the horizon the episode ran to, in the world's unit")
-    metrics: dict[str, float] = Field(default_factory=dict)
+    metrics: dict[str, MetricValue] = Field(default_factory=dict, description="team numbers, and per-agent "
+                                            "splits such as Overcooked's deliveries_by_agent (who served)")
     per_agent: dict[str, dict[str, float]] = Field(default_factory=dict)
     messages: list[Message] = Field(default_factory=list)
     trace_path: str | None = None
@@ -46,6 +47,13 @@ class RunResult(BaseModel):
     def episode(self) -> str:
         """The episode's id (`coopgraph.run(...).episode`, as the API has always named it)."""
         return self.episode_id
+
+    def number(self, key: str) -> float:
+        """The team metric `key` as a number (a per-agent mapping such as `deliveries_by_agent` is not one)."""
+        value = self.metrics[key]
+        if isinstance(value, dict):
+            raise TypeError(f"metric {key!r} is one number per agent ({value}), not a team number")
+        return value
 
     def payload(self) -> dict[str, Any]:
         """The result as one JSON-ready object: what `--json` prints and what a front end or a suite row reads."""

@@ -62,7 +62,7 @@ def play(episodes: list[str], agents: int, seeds: int, dataset: str | None, **ru
         total = 0.0
         for seed in range(seeds):
             result = run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
-            total += result.metrics["transport_rate"]
+            total += result.number("transport_rate")
         rates[episode], tasks[episode] = total / seeds, env.episode.task
     return Cell(rates, tasks)
 

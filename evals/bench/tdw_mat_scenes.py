@@ -61,7 +61,7 @@ def play(episodes: list[str], agents: int, perception: str, seeds: int) -> Rates
         env = make("tdw-mat", episode=episode, num_agents=agents, perception=perception)
         results = [run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
                    for seed in range(seeds)]
-        found.rates[episode] = statistics.mean(r.metrics["transport_rate"] for r in results)
+        found.rates[episode] = statistics.mean(r.number("transport_rate") for r in results)
         found.scenes[episode], found.tasks[episode] = env.episode.scene, env.episode.task
     return found
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from coopgraph.record.process import process_measures
 from coopgraph.record.viewer.floor_replay import build_floor_frames, is_floorplan
-from coopgraph.record.viewer.grid_replay import build_grid_frames, is_grid
+from coopgraph.record.viewer.grid_replay import build_grid_frames, is_grid, soups_served
 from coopgraph.record.viewer.replay import action_kind, build_frames
 
 KEEP_LLM = ("node", "attempt", "model", "backend", "prompt", "response", "prompt_tokens", "completion_tokens",
@@ -137,8 +137,10 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
     last_step = int(steps[-1]["step"]) if steps else 0
     layout = start.get("layout")
     item_table: dict[str, Any]
+    served: dict[str, Any] | None = None
     if is_grid(layout):  # a kitchen of cells (Overcooked), not rooms of objects
         frames, item_table = build_grid_frames(layout, agents, steps), {"items": {}, "open": {}}
+        served = soups_served(agents, steps, end)
     elif is_floorplan(layout):  # metric rooms with moving targets and containers (TDW-MAT)
         frames, item_table = build_floor_frames(layout or {}, agents, steps)
     else:
@@ -164,6 +166,7 @@ def build_view(events: list[dict[str, Any]], name: str = "", trace: str | None =
                     "llm_usage": summary.get("llm_usage") or {}, "invalid_answers": summary.get("invalid_answers")},
         "layout": start.get("layout"),
         "items": item_table,
+        "served": served,
         "frames": frames,
         "timeline": timeline,
         "plans": _plans(events, agents, last_step),

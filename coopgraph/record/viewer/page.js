@@ -26,7 +26,11 @@
     for (const [key, value] of Object.entries(attrs || {})) node.setAttribute(key, value);
     return node;
   }
-  const fmt = (v, d = 1) => (v == null ? "–" : typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(d)) : String(v));
+  const fmt = (v, d = 1) => (v == null ? "–" : typeof v === "number" ? (Number.isInteger(v) ? String(v) : v.toFixed(d))
+    : typeof v === "object" && !Array.isArray(v) ? Object.entries(v).map(([k, x]) => `${k} ${fmt(x, d)}`).join(" · ") : String(v));
+  // Overcooked: who served each soup (step and cook) and a count per cook; null for worlds without soups.
+  const served = D.served || null;
+  const soupsAt = (step) => (served ? served.soups.filter((s) => s.step === step) : []);
 
   // ---- header and metrics -------------------------------------------------------------------------------
   function header() {
@@ -58,12 +62,31 @@
       const keys = Object.keys(per[0][1]);
       grid.append(kvTable(per.map(([a, v]) => [a, ...keys.map((k) => v[k])]), ["agent", ...keys]));
     }
+    if (served && served.source) grid.append(servedTable());
     const usage = Object.entries(M.llm_usage || {});
     if (usage.length) {
       const keys = Object.keys(usage[0][1]);
       grid.append(kvTable(usage.map(([a, v]) => [a, ...keys.map((k) => v[k])]), ["agent", ...keys]));
     }
     box.append(grid);
+  }
+
+  // Who served: per cook, the soups it delivered itself and at which steps (each step jumps the replay there).
+  function servedTable() {
+    const table = el("table", { class: "kv served" });
+    table.append(el("tr", {}, el("th", { text: "cook" }), el("th", { text: "soups served" }), el("th", { text: "at steps" })));
+    for (const [agent, count] of Object.entries(served.by_agent)) {
+      const at = el("td", { class: "served-steps" });
+      const steps = served.soups.filter((s) => s.agent === agent).map((s) => s.step);
+      steps.forEach((step, k) => {
+        if (k) at.append(", ");
+        at.append(el("a", { href: "#", text: String(step), onclick: (e) => { e.preventDefault(); setStep(step); } }));
+      });
+      if (!steps.length) at.append(served.source === "steps" ? "–" : "(not recorded in this trace)");
+      table.append(el("tr", { "data-agent": agent }, el("td", { text: agent, style: `color:${color(agent)}` }),
+        el("td", { class: "served-count", text: String(count) }), at));
+    }
+    return table;
   }
 
   // ---- how they cooperated: the process measures and their marks on the timeline ------------------------
@@ -207,9 +230,12 @@
     const box = document.getElementById("step-info");
     box.textContent = "";
     const frame = D.frames[step] || {};
+    const soFar = served && served.source === "steps"
+      ? ` · served so far ${Object.keys(served.by_agent).map((a) => `${a} ${served.soups.filter((s) => s.agent === a && s.step <= step).length}`).join(", ")}`
+      : "";
     box.append(el("div", {}, el("b", { text: `Step ${step}` }),
       frame.score != null ? ` · score ${frame.score}` : "",
-      frame.subgoals_done != null ? ` · subgoals done ${frame.subgoals_done}` : ""));
+      frame.subgoals_done != null ? ` · subgoals done ${frame.subgoals_done}` : "", soFar));
     const names = (ids) => ids.map((i) => { const t = D.items.items[i]; return t ? `<${t.name}> (${i})` : String(i); });
     for (const agent of agents) {
       const entry = (D.timeline[agent] || []).find((t) => t.step === step);
@@ -224,6 +250,7 @@
       if (entry) {
         line.append(el("div", { class: "act" + (entry.ok ? "" : " fail"), text: entry.action + (entry.ok ? "" : ` — ${entry.reason}`) }));
       }
+      if (soupsAt(step).some((s) => s.agent === agent)) line.append(el("div", { class: "served-now", text: "served a soup" }));
       const plan = (D.plans[agent] || []).find((p) => p.start <= step && step <= p.end);
       if (plan) line.append(el("div", { class: "hint", text: "plan: " + plan.plan }));
       box.append(line);
@@ -296,7 +323,7 @@
   function timeline() {
     const legend = document.getElementById("legend");
     for (const k of KINDS) legend.append(el("span", {}, el("i", { style: `background:var(--${k})` }), k));
-    legend.append(el("span", {}, el("i", { style: "background:var(--fail)" }), "failed action"), el("span", { text: "◆ decision  ✉ message" }));
+    legend.append(el("span", {}, el("i", { style: "background:var(--fail)" }), "failed action"), el("span", { text: "◆ decision  ✉ message" + (served ? "  ● soup served" : "") }));
     legend.append(el("span", {}, el("i", { style: "background:#adb5bd" }), "idle"),
       el("span", {}, el("i", { style: "background:#f783ac" }), "duplicated effort"), el("span", { text: "✖ conflict  ↻ plan changed by a message" }));
     const box = document.getElementById("timeline");
@@ -317,6 +344,10 @@
       for (const d of D.decisions.filter((x) => x.agent === agent)) {
         marks.append(el("span", { class: "tl-mark dmark", "data-decision": d.id, title: `decision at step ${d.step}`, text: "◆",
           style: `left:${d.step * cellWidth}px`, onclick: () => openDecision(d.id) }));
+      }
+      for (const soup of served ? served.soups.filter((x) => x.agent === agent) : []) {
+        marks.append(el("span", { class: "tl-mark soup", "data-step": soup.step, title: `${agent} served a soup at step ${soup.step}`,
+          text: "●", style: `left:${soup.step * cellWidth}px`, onclick: () => setStep(soup.step) }));
       }
       for (const m of D.messages.filter((x) => x.agent === agent)) {
         marks.append(el("span", { class: "tl-mark msg", title: m.text, text: "✉", style: `left:${m.step * cellWidth}px`,
