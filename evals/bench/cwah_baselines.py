@@ -13,7 +13,8 @@ import time
 from coopgraph.envs import make
 from coopgraph.envs.baselines import make_baseline, oracle_bound
 from coopgraph.envs.cwah import episode_sets, resolve_episode
-from coopgraph.evals.runner import EpisodeResult, run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.result import RunResult
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}
 TEAMS: dict[str, list[str]] = {
@@ -24,7 +25,7 @@ TEAMS: dict[str, list[str]] = {
 }
 
 
-def run_team(members: list[str], episode: str, noise: int) -> EpisodeResult:
+def run_team(members: list[str], episode: str, noise: int) -> RunResult:
     env = make("cwah-noisy" if noise else "cwah", episode=episode, num_agents=len(members), noise=noise)
     return run_episode(env, [make_baseline(name) for name in members])
 

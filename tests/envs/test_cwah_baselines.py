@@ -10,7 +10,7 @@ from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.baselines.templates import News, read_message, write_message
 from coopgraph.envs.cwah import Belief, load_episode_set
 from coopgraph.envs.protocol import Message, TeamMember
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 
 def _steps(baseline: str, episode: str, agents: int, **options: object) -> tuple[int, bool]:
