@@ -30,7 +30,6 @@ from coopgraph.envs.cwah.experts.oracle import plan_team
 from coopgraph.envs.partners import make_partner, partners
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
@@ -40,6 +39,7 @@ from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.programs import adapter_for
 from coopgraph.nodes.registry import NODES
 from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.runtime.episode_loop import run_episode
 
 RECORDED = {"mhp": True, "mhp-silent": False}  # recordable members and whether they talk
 SPLITS: tuple[tuple[str, float], ...] = (("train", 0.7), ("validation", 0.15), ("test", 0.15))

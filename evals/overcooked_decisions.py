@@ -23,7 +23,7 @@ from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: The spec whose nodes render Overcooked decision points unless told otherwise: LLM-Co's prompt with the action
 #: alone as the reply, what a distilled planner answers.

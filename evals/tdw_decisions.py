@@ -21,7 +21,7 @@ from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: The recorded member's name in `--team`; `rhp` may play unrecorded beside it.
 RECORDED = "planner"

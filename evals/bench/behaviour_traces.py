@@ -24,10 +24,10 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.runner import run_episode
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.chat import ScriptedChatModel
-from coopgraph.tracing import Tracer
 
 SPECS = ("coela", "coela-lite", "coela-brief", "coela-news", "capo", "capo-lite", "reveca", "reveca-rules", "llmco",
          "llmco-lite", "coela-nomemory", "capo-noadapt", "reveca-novalidation", "llmco-helper")
@@ -59,7 +59,7 @@ def prompt_driven(messages: list[Any], kwargs: dict[str, Any]) -> str:
 
 def record_run(spec: str, world: str) -> dict[str, Any]:
     """One episode of `spec` beside its world's scripted partner: actions, messages and prompts."""
-    from coopgraph.evals.teams import make_team
+    from coopgraph.runtime.teams import make_team
 
     options, partner, steps = WORLDS[world]
     lm = scripted_lm(prompt_driven)

@@ -14,7 +14,8 @@ from coopgraph.envs import make
 from coopgraph.envs.cwah import episode_sets, resolve_episode
 from coopgraph.envs.cwah.experts.oracle import oracle_bound
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.runner import EpisodeResult, run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.result import RunResult
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}
 TEAMS: dict[str, list[str]] = {
@@ -25,7 +26,7 @@ TEAMS: dict[str, list[str]] = {
 }
 
 
-def run_team(members: list[str], episode: str, noise: int) -> EpisodeResult:
+def run_team(members: list[str], episode: str, noise: int) -> RunResult:
     env = make("cwah-noisy" if noise else "cwah", episode=episode, num_agents=len(members), noise=noise)
     return run_episode(env, [make_partner(name) for name in members])
 

@@ -122,7 +122,7 @@ def expert_member(name: str) -> Any:
 def expert_decisions(world: str, episode: str, env_options: dict[str, Any], max_steps: int | None) -> int:
     """The decisions the world's expert pair takes in `episode` (choices among two or more listed actions)."""
     from coopgraph import envs
-    from coopgraph.evals.runner import run_episode
+    from coopgraph.runtime.episode_loop import run_episode
 
     team = [expert_member(WORLDS[world].expert) for _ in range(2)]
     counts = [count_choices(member) for member in team]
@@ -140,7 +140,7 @@ def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | 
     the episode ends, and time them. With `budget_s`, a probe still deciding that long after its first decision
     stops at the next event and counts the decision under way as ending then: shorter than it is, so the seconds
     per decision stay a lower estimate."""
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     times: list[float] = []
     stopped = [False]

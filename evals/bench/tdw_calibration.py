@@ -25,7 +25,7 @@ from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import Dataset, train_episodes
 from coopgraph.envs.tdw_mat.rules import TDWRules
 from coopgraph.evals.metrics import mean_improvement
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: CoELA table 1 (test split), food / stuff / total and EI against RHP alone.
 PAPER = {("RHP", "oracle"): (0.52, 0.49, 0.50, None), ("RHP+RHP", "oracle"): (0.76, 0.74, 0.75, 0.34),

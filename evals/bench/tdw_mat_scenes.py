@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 from coopgraph.envs import make
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import SPLITS, split_episodes
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: CoELA table 1 (test split, totals over food and stuff): (team, perception) -> food, stuff, total.
 PAPER = {("RHP", "oracle"): (0.52, 0.49, 0.50), ("RHP+RHP", "oracle"): (0.76, 0.74, 0.75),

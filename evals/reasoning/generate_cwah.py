@@ -25,8 +25,8 @@ from coopgraph.evals.reasoning.generate_rows import (
     question_row,
     sample_choice,
 )
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "C-WAH"
 NOT_SEEN = "I have not seen it yet."

@@ -19,8 +19,8 @@ from coopgraph.envs.overcooked.belief import OvercookedBelief
 from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.protocol import AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, question_row, sample_choice
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "Overcooked"
 

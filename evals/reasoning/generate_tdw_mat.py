@@ -31,8 +31,8 @@ from coopgraph.evals.reasoning.generate_rows import (
     split_of,
 )
 from coopgraph.evals.reasoning.questions import SPLIT_COLUMN
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "TDW-MAT"
 #: RHP's frame thresholds, counted back from the horizon: bring what is held to the bed after `max - 700`, look

@@ -11,11 +11,12 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import EpisodeResult, run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
+from coopgraph.runtime.result import RunResult
 from coopgraph.testing import check_spec_file, scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml"),
@@ -54,14 +55,14 @@ def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
 
 
 def play(team: list[str], steps: int, model: Any = None, tracer: Any = None, seed: int = 0,
-         env_name: str = "cwah") -> tuple[EpisodeResult, list[Any]]:
+         env_name: str = "cwah") -> tuple[RunResult, list[Any]]:
     members = [make_partner(n) if n.startswith("mhp") else
                GraphAgent(n, lm=scripted_lm(model or capo_model()), vector_memory=False) for n in team]
     env = envs.make(env_name, episode="test/0", num_agents=len(team))
     return run_episode(env, members, max_steps=steps, tracer=tracer, seed=seed), members
 
 
-def capo_messages(result: EpisodeResult, kind: str, version: int | None = None, sender: str | None = None) -> list:
+def capo_messages(result: RunResult, kind: str, version: int | None = None, sender: str | None = None) -> list:
     found = []
     for message in result.messages:
         match = re.match(r"\[capo (\w+) (\d+)", message.text)
@@ -198,7 +199,7 @@ def test_the_ablations_talk_as_their_names_say() -> None:
 
 
 def test_shipped_names_resolve_for_teams() -> None:
-    from coopgraph.evals.teams import member_kind
+    from coopgraph.runtime.teams import member_kind
 
     for path in CAPO_SPECS:
         assert member_kind(Path(path).stem) == "graph"

@@ -23,11 +23,11 @@ from coopgraph.evals.decisions import (
     true_state,
     write_jsonl,
 )
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.registry import NODES
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 
 ROLES = {"system": "system", "human": "user", "ai": "assistant"}

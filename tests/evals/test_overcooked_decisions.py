@@ -15,9 +15,9 @@ from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.data import chat_prompt, example
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 

@@ -11,11 +11,11 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import AffordanceGroup, Message
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 

@@ -7,8 +7,8 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

@@ -7,10 +7,10 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.memory.episodic import EpisodicMemory
 from coopgraph.nodes.families.planning import without_recent
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 ROOMS = [Affordance(kind="goexplore", group=AffordanceGroup.EXPLORE, target_id=i, target_name=name)

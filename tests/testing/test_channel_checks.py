@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.agent import GraphAgent
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.bench.behaviour_traces import prompt_driven
-from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.registry import NODES
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.channel_checks import ChannelNotReturned, check_saved_channels, comparable
 

@@ -16,7 +16,7 @@ from coopgraph.envs.protocol import (
     SkillStatus,
     message_affordance,
 )
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import TextSession
 from coopgraph.testing.toyhouse import ToyhouseEnv
 from coopgraph.testing.toyhouse.expert import look_value

@@ -12,9 +12,9 @@ import pytest
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import SEND_MESSAGE, Affordance
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 #: Wirings of a kitchen, not a house: LLM-Co's need the `layout` capability and Overcooked's prompts (they run in

@@ -20,7 +20,7 @@ from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.estimates import PARTNER_RECENT_STEPS, steps_per_find
 from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, PartnerClaim
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 
 def _belief(episode: str = "test/0", agents: int = 2) -> tuple[CWAHBelief, list[Affordance]]:

@@ -8,7 +8,7 @@ from coopgraph.envs.cwah.experts.oracle import oracle_bound, plan_team
 from coopgraph.envs.cwah.messages import News, read_message, write_message
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import Message
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 
 def _steps(baseline: str, episode: str, agents: int, **options: object) -> tuple[int, bool]:

@@ -6,7 +6,7 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: Greedy + greedy over 400 ticks (llmco.md §5's seven layouts: Table 1's five, then Locked and Gated Delivery).
 GREEDY_SCORES = {"cramped_room": 200, "asymmetric_advantages": 280, "coordination_ring": 180,

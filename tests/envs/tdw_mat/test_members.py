@@ -10,9 +10,9 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 #: RHP's transport rates on two train episodes with the default rules (oracle perception): alone, and as a pair.

@@ -9,9 +9,9 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import _script
 

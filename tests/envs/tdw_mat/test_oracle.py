@@ -7,7 +7,7 @@ import pytest
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.experts.oracle import plan_team, tdw_bound
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 from tests.envs.tdw_mat.conftest import make_env
 
 

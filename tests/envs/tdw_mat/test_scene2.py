@@ -12,7 +12,7 @@ import pytest
 from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import split_episodes
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, known_scenes, load_floorplan, shipped_data
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 from tests.envs.tdw_mat.conftest import make_env
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "tdw_mat"

@@ -8,9 +8,9 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import KITCHEN_ONLY, SPECS, CheckedAgent, _script
 
