@@ -56,7 +56,7 @@ def oracle_bound_for(env_name: str, env_options: dict[str, Any], episode: str, n
     env = envs.make(env_name, episode=episode, num_agents=num_agents, **env_options)
     if not isinstance(getattr(env, "episode", None), Episode):
         return None
-    from coopgraph.envs.baselines import oracle_bound
+    from coopgraph.envs.cwah.experts.oracle import oracle_bound
 
     return float(oracle_bound(env.episode, num_agents, getattr(env, "config", None)))
 
@@ -66,7 +66,7 @@ def tdw_bound_for(env_name: str, env_options: dict[str, Any], episode: str, num_
     if env_name != "tdw-mat":
         return None
     from coopgraph import envs
-    from coopgraph.envs.baselines.tdw_oracle import tdw_bound
+    from coopgraph.envs.tdw_mat.experts.oracle import tdw_bound
 
     env = envs.make(env_name, episode=episode, num_agents=num_agents, **env_options)
     return tdw_bound(env.episode, num_agents, env.rules).transport_rate

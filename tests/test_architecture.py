@@ -15,9 +15,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 #: Each layer (the longest matching module prefix names it) and the layers it may import besides its own.
 #: Keep in step with the table in docs/architecture.md.
-#: The seam between worlds and everything else: the protocols, the capabilities, the registry (and the package,
-#: which re-exports the registry). Every other module under `coopgraph.envs` is a world's (or a scripted partner's).
-SEAM = ("coopgraph.envs", "coopgraph.envs.protocol", "coopgraph.envs.capabilities", "coopgraph.envs.registry")
+#: The seam between worlds and everything else: the protocols, the capabilities, the registries of worlds and of
+#: scripted partners (and the package, which re-exports them). Every other module under `coopgraph.envs` is a
+#: world's (its scripted partners in its `experts/`).
+SEAM = ("coopgraph.envs", "coopgraph.envs.protocol", "coopgraph.envs.capabilities", "coopgraph.envs.registry",
+        "coopgraph.envs.partners")
 LAYERS: dict[str, str] = {
     "coopgraph.envs": "world",
     "coopgraph.memory": "memory",
@@ -39,7 +41,7 @@ LAYERS: dict[str, str] = {
 _BELOW_RUNTIME = {"seam", "world", "memory", "llm", "prompts", "nodes", "graphs", "record"}
 ALLOWED: dict[str, set[str]] = {
     "seam": set(),  # the registry names worlds by lazy "module:function" strings, never by import
-    "world": {"seam", "testing"},  # the toy world's expert lives in the test kit (envs/baselines/)
+    "world": {"seam"},
     "memory": {"seam"},
     "llm": {"seam", "testing"},  # a profile's prompt world; the fake backend's scripted chat model
     "prompts": {"llm"},

@@ -15,7 +15,6 @@ data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert ru
 app.add_typer(data_app, name="data")
 
 
-
 @data_app.command("decisions")
 def decisions(
     out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
@@ -45,49 +44,34 @@ def decisions(
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
     from coopgraph.envs.registry import UnknownEnvironmentError
-    from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, episode_decisions, episode_ids, write_jsonl
+    from coopgraph.evals.decision_hooks import DecisionRun, decision_hooks, learner_worlds
+    from coopgraph.evals.decisions import DecisionRenderer, write_jsonl
     from coopgraph.runtime.teams import UnknownMemberError, parse_team
 
-    kitchen, transport = env == "overcooked", env == "tdw-mat"
-    if kitchen:
-        from coopgraph.evals import overcooked_decisions
-    if transport:
-        from coopgraph.evals import tdw_decisions
-    team = team or ("greedy,greedy" if kitchen else "planner,planner" if transport else "mhp,mhp")
-    spec = spec or (overcooked_decisions.KITCHEN_SPEC if kitchen else DECISION_SPEC)
     try:
+        hooks = decision_hooks(env)  # the world says what its decision data is; none: the ones that have some
+        team = team or hooks.team
+        spec = spec or hooks.spec
         members = parse_team(team)
-        if transport and episode_set != "train":
-            raise ValueError(f"TDW-MAT decision data comes from the train split only (the test split is for "
-                             f"checking); no episode set {episode_set!r}")
-        episodes = (overcooked_decisions.layout_set(episode_set) if kitchen else tdw_decisions.episode_ids()
-                    if transport else episode_ids(episode_set))[:limit_episodes]
+        episodes = hooks.episodes(episode_set)[:limit_episodes]
         renderer = DecisionRenderer(spec)
-        if learner is not None and not (kitchen or transport):
-            raise ValueError("--learner drives a scripted planner through a kit: it works with --env overcooked "
-                             "(the greedy cook) and --env tdw-mat (the transport planner)")
+        if learner is not None and hooks.learner is None:
+            raise ValueError(f"--learner drives a scripted planner through a kit: it works with {learner_worlds()}")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
             learner_lm = make_lm(learner)
     except (UnknownMemberError, ValueError, KeyError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
+    run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
+                      oracle_restarts=oracle_restarts)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
 
     def records() -> Iterator[dict[str, Any]]:
-        task = progress.add_task("layouts" if kitchen else "episodes", total=len(episodes))
+        task = progress.add_task(hooks.unit, total=len(episodes))
         for episode in episodes:
-            if kitchen:
-                yield from overcooked_decisions.layout_decisions(episode, members, renderer=renderer, seed=seed,
-                                                                 perturb=perturb, horizon=horizon,
-                                                                 learner_lm=learner_lm)
-            elif transport:
-                yield from tdw_decisions.episode_decisions(episode, members, renderer=renderer, seed=seed,
-                                                           perturb=perturb, learner_lm=learner_lm)
-            else:
-                yield from episode_decisions(env, episode, members, renderer=renderer, seed=seed,
-                                             oracle_restarts=oracle_restarts, perturb=perturb)
+            yield from hooks.record(env, episode, members, renderer=renderer, run=run)
             progress.advance(task)
 
     try:

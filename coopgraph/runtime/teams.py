@@ -10,7 +10,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from coopgraph.envs.baselines import make_baseline, registered_baselines
+from coopgraph.envs.partners import UnknownPartnerError, make_partner, partners
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 
@@ -34,12 +34,12 @@ def member_kind(name: str) -> str:
     """'baseline', 'graph' or 'human'; raises listing what exists."""
     if name == HUMAN:
         return "human"
-    if name in registered_baselines():
+    if name in partners():
         return "baseline"
     if name in shipped_specs() or Path(name).is_file():
         return "graph"
     raise UnknownMemberError(
-        f"unknown team member {name!r}; baselines: {', '.join(registered_baselines())}; "
+        f"unknown team member {name!r}; baselines: {', '.join(partners())}; "
         f"graph specs: {', '.join(shipped_specs())} (or a path to a spec file)"
     )
 
@@ -68,7 +68,10 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
     settings = member_settings or [None] * len(names)
     for name, kind, factory, setting in zip(names, kinds, factories, settings, strict=True):
         if kind == "baseline":
-            team.append(make_baseline(name))
+            try:  # with `env`, a partner of another world is refused naming this world's partners
+                team.append(make_partner(name, world=env))
+            except UnknownPartnerError as exc:
+                raise UnknownMemberError(str(exc)) from None
             continue
         if kind == "human":
             if seat_human is None:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
@@ -69,7 +69,7 @@ def record_run(spec: str, world: str) -> dict[str, Any]:
         return {"refused": _WHERE.sub("", str(refused).splitlines()[0])}  # the reason, not the checkout's path
     env = envs.make(world, **options)
     actions: list[str] = []
-    members = [*team, make_baseline(partner)]
+    members = [*team, make_partner(partner)]
     for member in members:
         _record_actions(member, actions)
     tracer = Tracer(None)

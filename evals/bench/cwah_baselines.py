@@ -11,8 +11,9 @@ import statistics
 import time
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline, oracle_bound
 from coopgraph.envs.cwah import episode_sets, resolve_episode
+from coopgraph.envs.cwah.experts.oracle import oracle_bound
+from coopgraph.envs.partners import make_partner
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.runtime.result import RunResult
 
@@ -27,7 +28,7 @@ TEAMS: dict[str, list[str]] = {
 
 def run_team(members: list[str], episode: str, noise: int) -> RunResult:
     env = make("cwah-noisy" if noise else "cwah", episode=episode, num_agents=len(members), noise=noise)
-    return run_episode(env, [make_baseline(name) for name in members])
+    return run_episode(env, [make_partner(name) for name in members])
 
 
 def table(episode_set: str, noise: int) -> list[str]:

@@ -109,14 +109,14 @@ def count_choices(member: Any) -> list[int]:
 
 
 def expert_member(name: str) -> Any:
-    """A fresh expert: a registered baseline, or TDW-MAT's transport planner (`planner`)."""
+    """A fresh expert: a registered scripted partner, or TDW-MAT's transport planner (`planner`)."""
     if name == "planner":
-        from coopgraph.envs.tdw_mat.planner import TransportPlanner
+        from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
 
         return TransportPlanner()
-    from coopgraph.envs.baselines import make_baseline
+    from coopgraph.envs.partners import make_partner
 
-    return make_baseline(name)
+    return make_partner(name)
 
 
 def expert_decisions(world: str, episode: str, env_options: dict[str, Any], max_steps: int | None) -> int:

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import Dataset, train_episodes
 from coopgraph.envs.tdw_mat.rules import TDWRules
 from coopgraph.evals.metrics import mean_improvement
@@ -61,7 +61,7 @@ def play(episodes: list[str], agents: int, seeds: int, dataset: str | None, **ru
         env = make("tdw-mat", episode=episode, num_agents=agents, **options, **rules)
         total = 0.0
         for seed in range(seeds):
-            result = run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
+            result = run_episode(env, [make_partner("rhp") for _ in range(agents)], seed=seed)
             total += result.number("transport_rate")
         rates[episode], tasks[episode] = total / seeds, env.episode.task
     return Cell(rates, tasks)

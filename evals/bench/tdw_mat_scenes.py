@@ -17,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import SPLITS, split_episodes
 from coopgraph.runtime.episode_loop import run_episode
 
@@ -59,7 +59,7 @@ def play(episodes: list[str], agents: int, perception: str, seeds: int) -> Rates
     found = Rates()
     for episode in episodes:
         env = make("tdw-mat", episode=episode, num_agents=agents, perception=perception)
-        results = [run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
+        results = [run_episode(env, [make_partner("rhp") for _ in range(agents)], seed=seed)
                    for seed in range(seeds)]
         found.rates[episode] = statistics.mean(r.number("transport_rate") for r in results)
         found.scenes[episode], found.tasks[episode] = env.episode.scene, env.episode.task

@@ -17,10 +17,10 @@ import bisect
 import random
 
 from coopgraph import envs
-from coopgraph.envs.baselines.rhp import BED, CONTAINER, TARGET, RHPAgent
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.affordances import EXPLORE, GOTO, GRAB, PUT, TRANSPORT, TDWAffordances
 from coopgraph.envs.tdw_mat.belief import TDWBelief
+from coopgraph.envs.tdw_mat.experts.rhp import BED, CONTAINER, TARGET, RHPAgent
 from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,
     Choice,

@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import run_episode
@@ -56,7 +56,7 @@ def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
 
 def play(team: list[str], steps: int, model: Any = None, tracer: Any = None, seed: int = 0,
          env_name: str = "cwah") -> tuple[RunResult, list[Any]]:
-    members = [make_baseline(n) if n.startswith("mhp") else
+    members = [make_partner(n) if n.startswith("mhp") else
                GraphAgent(n, lm=scripted_lm(model or capo_model()), vector_memory=False) for n in team]
     env = envs.make(env_name, episode="test/0", num_agents=len(team))
     return run_episode(env, members, max_steps=steps, tracer=tracer, seed=seed), members
@@ -206,7 +206,7 @@ def test_shipped_names_resolve_for_teams() -> None:
 
 
 def test_the_designer_is_drawn_from_the_episode_seed_and_the_whole_team_agrees() -> None:
-    from coopgraph.nodes.metaplan import random_designer, team_seed
+    from coopgraph.nodes.families.metaplan import random_designer, team_seed
 
     agents = ["alice", "bob", "carol"]
     for seed in range(12):  # each agent gets seed + its index from the runner, and recovers the same designer

@@ -12,7 +12,7 @@ import pytest
 import coopgraph
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import resolve_answer
-from coopgraph.envs.overcooked.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.protocol import PrimitiveAction
 from coopgraph.envs.registry import agent_kit
 from coopgraph.graphs.compiler import compile_spec

@@ -9,8 +9,8 @@ import re
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines.rhp import BED, CONTAINER, TARGET
 from coopgraph.envs.tdw_mat.affordances import GRAB, PUT, TDWAffordances
+from coopgraph.envs.tdw_mat.experts.rhp import BED, CONTAINER, TARGET
 from coopgraph.evals.reasoning import generate_cwah, generate_tdw_mat
 from coopgraph.evals.reasoning.generate_cwah import QuizMHP
 from coopgraph.evals.reasoning.generate_rows import count_choice

@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.tdw_mat.planner import TransportPlanner
+from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
 from coopgraph.evals.bench.decision_agreement import evaluate, summarize
 from coopgraph.evals.decisions import read_jsonl, write_jsonl
 from coopgraph.evals.tdw_decisions import generate

@@ -9,7 +9,7 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Message, ObjectInfo, Observation
-from coopgraph.nodes.progress import DetectParams, detect
+from coopgraph.nodes.families.progress import DetectParams, detect
 from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 

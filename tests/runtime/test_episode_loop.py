@@ -8,7 +8,7 @@ from typing import Any
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import Observation, PrimitiveAction
 from coopgraph.record.trace_file import Tracer, read_events
 from coopgraph.runtime.episode_loop import run_episode
@@ -34,7 +34,7 @@ def test_run_episode_returns_metrics_and_writes_trace(tmp_path: Path) -> None:
     path = tmp_path / "trace.jsonl"
     tracer = Tracer(path)
     env = make("cwah", episode="test/5", num_agents=2)
-    result = run_episode(env, [make_baseline("mhp"), make_baseline("mhp-silent")], tracer=tracer)
+    result = run_episode(env, [make_partner("mhp"), make_partner("mhp-silent")], tracer=tracer)
     tracer.close()
     assert isinstance(result, RunResult)
     assert result.success and 0 < result.steps < 250 and result.team == ["mhp", "mhp-silent"]
@@ -68,4 +68,4 @@ def test_run_episode_stops_at_max_steps_and_counts_message_costs(tracer: Tracer)
 
 def test_run_episode_rejects_a_team_of_the_wrong_size() -> None:
     with pytest.raises(ValueError, match="2 agents"):
-        run_episode(make("cwah", episode="test/0"), [make_baseline("mhp")])
+        run_episode(make("cwah", episode="test/0"), [make_partner("mhp")])

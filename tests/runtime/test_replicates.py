@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.loader import load_spec
 from coopgraph.llm.seeds import model_seed
 from coopgraph.runtime.graph_agent import GraphAgent
@@ -21,7 +21,7 @@ def _graph(spec: str, **settings: Any) -> GraphAgent:
 
 
 def test_only_graph_members_get_a_model_seed() -> None:
-    team = [make_baseline("mhp"), _graph("coela-brief")]
+    team = [make_partner("mhp"), _graph("coela-brief")]
     seeds = replicate_seeds(["alice", "bob"], team, 2, 1)
     assert seeds == {"bob": model_seed(2, 1, "bob")} and team[1].model_seed == seeds["bob"]
     assert not hasattr(team[0], "model_seed")
@@ -39,7 +39,7 @@ def test_a_member_asks_at_its_specs_temperature_else_its_settings(spec: str, set
 
 
 def test_a_team_is_deterministic_only_when_no_member_samples() -> None:
-    assert deterministic([make_baseline("mhp"), make_baseline("mhp")])
+    assert deterministic([make_partner("mhp"), make_partner("mhp")])
     assert deterministic([_graph("coela-brief"), _graph("coela-brief")])
     assert not deterministic([_graph("coela-brief"), _graph("coela")])
-    assert not deterministic([make_baseline("mhp"), _graph("coela-brief", temperature=0.2)])
+    assert not deterministic([make_partner("mhp"), _graph("coela-brief", temperature=0.2)])

@@ -62,3 +62,9 @@ def test_local_coop_gives_each_member_the_distilled_planner_that_learned_its_pro
         "local-coop-kitchen", "local-coop"]
     assert team_settings(["coela-brief", "mhp"], "local-coop-tdw", "cwah") == ["local-coop-tdw", None]  # as named
     assert team_settings(["coela-lite"], "local", "tdw-mat") == ["local"]
+
+
+def test_a_scripted_partner_of_another_world_is_refused_naming_this_worlds_partners() -> None:
+    with pytest.raises(UnknownMemberError, match="'rhp' plays tdw-mat, not overcooked; overcooked's scripted "
+                                                 "partners: greedy, random"):
+        make_team(["greedy", "rhp"], env="overcooked")

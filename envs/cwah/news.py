@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from coopgraph.envs.baselines.templates import News, intent_phrase, put_phrase, seen_phrase, write_message
-from coopgraph.envs.cwah.belief import Belief, PartnerIntent
+from coopgraph.envs.cwah.belief import CWAHBelief, PartnerIntent
+from coopgraph.envs.cwah.messages import News, intent_phrase, put_phrase, seen_phrase, write_message
 from coopgraph.envs.protocol import Affordance, Observation, PrimitiveAction
 
 
@@ -24,7 +24,7 @@ class NewsReporter:
         self.reported: dict[int, tuple[Any, ...]] = {}
         self.reported_empty: set[int] = set()
 
-    def note_put(self, belief: Belief, obs: Observation) -> None:
+    def note_put(self, belief: CWAHBelief, obs: Observation) -> None:
         """Remember my own successful put of the last step, to report it with the next message."""
         if not (obs.last_action_ok and obs.last_action and obs.last_action.startswith("[put]")):
             return
@@ -37,7 +37,7 @@ class NewsReporter:
             self.pending_puts.append(put_phrase(obj, relation, target, room))
             self.reported[obj.id] = ("put",)
 
-    def news(self, belief: Belief, choice: Affordance) -> News:
+    def news(self, belief: CWAHBelief, choice: Affordance) -> News:
         """Puts not yet told, the new intent, goal objects seen somewhere new, containers found empty."""
         news = News(puts=list(self.pending_puts))
         intent = (choice.kind, choice.target_id)
@@ -59,7 +59,7 @@ class NewsReporter:
                 news.empty.setdefault(belief.rooms[container.room_id].label, []).append(container.label)
         return news
 
-    def compose(self, belief: Belief, choice: Affordance) -> str:
+    def compose(self, belief: CWAHBelief, choice: Affordance) -> str:
         """The message worth a step before `choice` ("" when there is none), marking its contents as told.
 
         It is worth a step when it reports a put or a sighting, or announces a grab (so the partner does

@@ -3,17 +3,17 @@
 from __future__ import annotations
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines.planner import SubgoalPlanner
-from coopgraph.envs.cwah import Belief, CWAHAffordances
+from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief
 from coopgraph.envs.cwah.belief import PartnerIntent
 from coopgraph.envs.cwah.catalog import HOME_ROOM
+from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
 from coopgraph.envs.protocol import Affordance
 
 
-def _belief(episode: str = "test/0") -> tuple[Belief, list[Affordance]]:
+def _belief(episode: str = "test/0") -> tuple[CWAHBelief, list[Affordance]]:
     env = make("cwah", episode=episode, num_agents=2)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     return belief, CWAHAffordances().available(belief)
 
@@ -65,7 +65,7 @@ def test_a_partner_near_another_object_of_the_class_i_announced_is_not_expected_
     assert theirs in claimed(belief)  # once my grab is done the announcement no longer speaks for the class
 
 
-def _holding_one_with_the_put_far() -> tuple[Belief, list[Affordance]]:
+def _holding_one_with_the_put_far() -> tuple[CWAHBelief, list[Affordance]]:
     """Alice holds a pudding; the coffeetable it goes on is known, 13 m away in the living room; the juice and
     wine she sees are left off the options (nothing needed within reach)."""
     from coopgraph.envs.cwah.belief import KnownObject

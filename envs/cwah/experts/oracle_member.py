@@ -6,8 +6,8 @@ for how fast the team could be, not a fair competitor.
 
 from __future__ import annotations
 
-from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah.env import CWAHAgentInfo
+from coopgraph.envs.cwah.experts.oracle import plan_team
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import (
     WAIT,

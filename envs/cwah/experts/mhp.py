@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from coopgraph.envs.baselines.news import NewsReporter
-from coopgraph.envs.baselines.planner import SubgoalPlanner
-from coopgraph.envs.baselines.templates import read_message
 from coopgraph.envs.cwah.affordances import CWAHAffordances
-from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.belief import CWAHBelief
+from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
+from coopgraph.envs.cwah.messages import read_message
+from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, Observation, PrimitiveAction, SkillStatus
 
@@ -37,7 +37,7 @@ class MHPAgent:
 
     def reset(self, agent_id: str, env_info: Any, seed: int) -> None:  # the world's AgentInfo
         self.agent_id = agent_id
-        self.belief = Belief(agent_id, env_info)
+        self.belief = CWAHBelief(agent_id, env_info)
         self.skills = CWAHSkillBook.from_env_info(env_info)
         self.max_chars = self.belief.config.max_message_chars
         self.plan: Affordance | None = None

@@ -17,7 +17,7 @@ from pydantic import Field
 from coopgraph.envs.capabilities import Partners
 from coopgraph.envs.protocol import SEND_MESSAGE, PrimitiveAction
 from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.execution import ReplanParams, history_text, needs_plan
+from coopgraph.nodes.families.execution import ReplanParams, history_text, needs_plan
 from coopgraph.nodes.keys import ACTION
 from coopgraph.nodes.news import NEWS, NewsRecord
 from coopgraph.nodes.programs import TextParams, TextProgram, adapter_for, run_program

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from coopgraph.envs.cwah.belief import Belief, KnownObject
+from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject
 from coopgraph.envs.cwah.estimates import claimed, look_before_put, ranked_looks, steps_for
 from coopgraph.envs.protocol import Affordance
 
@@ -26,15 +26,15 @@ class SubgoalPlanner:
     def __init__(self, prior_weight: float = 0.0) -> None:
         self.prior_weight = prior_weight
 
-    def claimed(self, belief: Belief) -> set[int]:
+    def claimed(self, belief: CWAHBelief) -> set[int]:
         """Objects a partner holds, announced or will most likely take first (see `estimates.claimed`)."""
         return claimed(belief)
 
-    def open_needs(self, belief: Belief, claimed: set[int] | None = None) -> Counter[str]:
+    def open_needs(self, belief: CWAHBelief, claimed: set[int] | None = None) -> Counter[str]:
         """Per object class: how many more someone still has to find, beyond what is held or claimed."""
         return belief.open_needs() if claimed is None else belief.still_to_fetch(claimed)
 
-    def choose(self, belief: Belief, options: list[Affordance]) -> Affordance | None:
+    def choose(self, belief: CWAHBelief, options: list[Affordance]) -> Affordance | None:
         claimed = self.claimed(belief)
         needs = self.open_needs(belief, claimed)
         puts = [o for o in options if o.kind == "goput"]
@@ -59,11 +59,11 @@ class SubgoalPlanner:
         return best[1] if best else None
 
     @staticmethod
-    def _where(belief: Belief, object_id: int | None) -> tuple[tuple[float, float] | None, int | None]:
+    def _where(belief: CWAHBelief, object_id: int | None) -> tuple[tuple[float, float] | None, int | None]:
         obj = belief.objects.get(object_id) if object_id is not None else None
         return (obj.position, obj.room_id) if obj else (None, None)
 
-    def _fetch_cost(self, belief: Belief, obj: KnownObject) -> float:
+    def _fetch_cost(self, belief: CWAHBelief, obj: KnownObject) -> float:
         cost = belief.distance_to(obj)
         predicate = belief.predicate_for(obj)
         target = belief.objects.get(predicate.target_id) if predicate else None
@@ -78,7 +78,7 @@ class SubgoalPlanner:
         return steps_for(belief, cost) + (1.0 if holder is not None and not holder.is_open else 0.0)
 
     def _best_look(
-        self, belief: Belief, looks: list[Affordance], needs: Counter[str]
+        self, belief: CWAHBelief, looks: list[Affordance], needs: Counter[str]
     ) -> tuple[float, Affordance] | None:
         """The look with the best value per step, returned with its step cost."""
         ranked = ranked_looks(belief, looks, needs, self.prior_weight)

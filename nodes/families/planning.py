@@ -15,7 +15,7 @@ from coopgraph.envs.capabilities import Objects, ObservedAffordances
 from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import CandidateParams, distance_notes, rank
 from coopgraph.nodes.context import NodeContext
-from coopgraph.nodes.execution import history_text
+from coopgraph.nodes.families.execution import history_text
 from coopgraph.nodes.keys import ACTIONS, CHOICE, CHOICE_INDEX, FACTS, INVALID, OPTIONS
 from coopgraph.nodes.order_vote import OrderVote, choose_in_orders
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program

@@ -1,32 +1,20 @@
-"""The scripted baselines: MHP alone and in pairs, the silent variant, the oracle bound and plan."""
+"""C-WAH's experts: MHP alone and in pairs, the silent variant, the oracle bound and plan."""
 
 from __future__ import annotations
 
-import pytest
-
 from coopgraph.envs import make
-from coopgraph.envs.baselines import UnknownBaselineError, make_baseline, oracle_bound, registered_baselines
-from coopgraph.envs.baselines.oracle import plan_team
-from coopgraph.envs.baselines.templates import News, read_message, write_message
-from coopgraph.envs.cwah import Belief, load_episode_set
-from coopgraph.envs.protocol import Message, TeamMember
+from coopgraph.envs.cwah import CWAHBelief, load_episode_set
+from coopgraph.envs.cwah.experts.oracle import oracle_bound, plan_team
+from coopgraph.envs.cwah.messages import News, read_message, write_message
+from coopgraph.envs.partners import make_partner
+from coopgraph.envs.protocol import Message
 from coopgraph.runtime.episode_loop import run_episode
 
 
 def _steps(baseline: str, episode: str, agents: int, **options: object) -> tuple[int, bool]:
     env = make("cwah", episode=episode, num_agents=agents, **options)
-    result = run_episode(env, [make_baseline(baseline) for _ in range(agents)])
+    result = run_episode(env, [make_partner(baseline) for _ in range(agents)])
     return result.steps, result.success
-
-
-def test_registry_names_and_unknown_baseline() -> None:
-    assert registered_baselines() == ["collab-planner", "collab-random", "greedy", "mhp", "mhp-silent", "oracle",
-                                    "random", "rhp", "tdw-oracle", "toyhouse-expert"]
-    assert all(isinstance(make_baseline(name), TeamMember) for name in registered_baselines())
-    with pytest.raises(UnknownBaselineError) as error:
-        make_baseline("mcts")
-    assert ("collab-planner, collab-random, greedy, mhp, mhp-silent, oracle, random, rhp, tdw-oracle, "
-            "toyhouse-expert") in str(error.value)
 
 
 def test_mhp_solves_alone_and_faster_with_a_partner() -> None:
@@ -67,7 +55,7 @@ def test_oracle_plan_covers_every_subgoal() -> None:
 def test_template_messages_round_trip_into_a_partner_belief() -> None:
     env = make("cwah", episode="test/0")
     env.reset()
-    belief = Belief("bob", env.agent_info("bob"))
+    belief = CWAHBelief("bob", env.agent_info("bob"))
     news = News(
         puts=["<plate> (401) on <kitchentable> (61) in <kitchen> (60)"],
         intent="Next I will get <fork> (402).",
@@ -87,7 +75,7 @@ def test_template_messages_round_trip_into_a_partner_belief() -> None:
 def test_a_grab_announced_for_an_unseen_object_is_counted_and_named() -> None:
     env = make("cwah", episode="test/0")
     env.reset()
-    belief = Belief("bob", env.agent_info("bob"))
+    belief = CWAHBelief("bob", env.agent_info("bob"))
     name = belief.goal[0].object_name
     before = belief.still_to_fetch()[name]
     read_message(belief, Message(sender="alice", text=f"I: Next I will get <{name}> (9001).", step=3))

@@ -7,7 +7,7 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.capabilities import DISCOVERY, SUBGOAL, ProgressEvent
 from coopgraph.envs.protocol import HouseObservation, Message, ObjectInfo
-from coopgraph.nodes.progress import DetectParams, detect
+from coopgraph.nodes.families.progress import DetectParams, detect
 
 APPLE = ObjectInfo(id=305, name="apple", kind="item", room="kitchen", room_id=60, position=(1.0, 1.0))
 CUPCAKE_PLACED = ObjectInfo(id=300, name="cupcake", kind="item", room="livingroom", room_id=110,

@@ -3,14 +3,14 @@
 from __future__ import annotations
 
 from coopgraph.envs import make
-from coopgraph.envs.cwah import Belief, CWAHAffordances, CWAHEnv, CWAHSkillBook
+from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief, CWAHEnv, CWAHSkillBook
 from coopgraph.envs.protocol import Affordance, Affordances, SkillBook, SkillStatus
 
 
-def _setup(episode: str = "test/1") -> tuple[CWAHEnv, Belief, dict]:
+def _setup(episode: str = "test/1") -> tuple[CWAHEnv, CWAHBelief, dict]:
     env = make("cwah", episode=episode, num_agents=2)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     return env, belief, observations
 

@@ -3,7 +3,8 @@
 `memory.retrieve` gathers the generic ones (goal, progress, dialogue, previous actions); `memory.layout` adds a
 world's fixed map facts (LLM-Co's layout description); `memory.focus` adds REVECA's focused view (relevant
 objects, partners' estimated places), whose lines `focus.py` writes. The memory itself (belief, episodic and
-vector stores) is the `coopgraph.memory` package.
+vector stores) is the `coopgraph.memory` package; this module is named `recall` so it does not read as that
+package, while its nodes keep the `memory.` names specs use (`FAMILY`).
 """
 
 from __future__ import annotations
@@ -14,12 +15,15 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.capabilities import Belief, LayoutFacts, Partners
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.families.relevance import NEEDS
 from coopgraph.nodes.focus import FocusParams, dialogue_lines, known_lines, self_text
 from coopgraph.nodes.keys import FACTS
 from coopgraph.nodes.partner_model import describe_partner
 from coopgraph.nodes.registry import node
-from coopgraph.nodes.relevance import NEEDS
 from coopgraph.nodes.reveca_notes import reveca_notes
+
+#: The prefix of this module's node names, which differs from the module's own name (see the docstring).
+FAMILY = "memory"
 
 
 class RetrieveParams(BaseModel):

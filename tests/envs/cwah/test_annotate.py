@@ -12,26 +12,26 @@ import math
 import pytest
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines.mhp import MHPAgent
 from coopgraph.envs.capabilities import Objects, Spatial
-from coopgraph.envs.cwah import Belief, CWAHAffordances
+from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief
 from coopgraph.envs.cwah.annotate import annotate, my_distance, target_place
 from coopgraph.envs.cwah.belief import KnownObject, PartnerIntent
 from coopgraph.envs.cwah.catalog import HOME_ROOM
 from coopgraph.envs.cwah.estimates import PARTNER_RECENT_STEPS, steps_per_find
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, PartnerClaim
 from coopgraph.runtime.episode_loop import run_episode
 
 
-def _belief(episode: str = "test/0", agents: int = 2) -> tuple[Belief, list[Affordance]]:
+def _belief(episode: str = "test/0", agents: int = 2) -> tuple[CWAHBelief, list[Affordance]]:
     env = make("cwah", episode=episode, num_agents=agents)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     return belief, CWAHAffordances().available(belief)
 
 
-def _option(belief: Belief, text: str) -> Affordance:
+def _option(belief: CWAHBelief, text: str) -> Affordance:
     return next(o for o in CWAHAffordances().available(belief) if o.text == text)
 
 
@@ -153,7 +153,7 @@ def test_a_grab_is_surplus_once_what_is_held_or_claimed_covers_its_class() -> No
 
 
 def test_the_detour_flag_marks_what_look_before_put_takes_and_only_while_it_would() -> None:
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, listed = _holding_one_with_the_put_far()
     options = annotate(belief, listed)  # the grabs are left off this list: annotate what is offered
@@ -168,7 +168,7 @@ def test_the_detour_flag_marks_what_look_before_put_takes_and_only_while_it_woul
 
 
 class _CheckingMHP(MHPAgent):
-    """MHP (as `make_baseline("mhp")` makes it) that checks the annotated list before each of its decisions."""
+    """MHP (as `make_partner("mhp")` makes it) that checks the annotated list before each of its decisions."""
 
     decisions = 0
 
@@ -189,7 +189,7 @@ def test_annotations_agree_with_the_belief_at_every_decision_mhp_makes() -> None
     assert decisions > 80
 
 
-def _agrees(belief: Belief, options: list[Affordance]) -> None:
+def _agrees(belief: CWAHBelief, options: list[Affordance]) -> None:
     needs = belief.open_needs()
     announced = belief.announced_grabs()
     looks = sorted((o for o in options if o.value is not None), key=lambda o: steps_per_find(o.cost, o.value))

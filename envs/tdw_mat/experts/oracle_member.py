@@ -7,9 +7,9 @@ edge of reach, and drops everything once in the bedroom near the bed; a grasp th
 
 from __future__ import annotations
 
-from coopgraph.envs.baselines.tdw_oracle import Op, plan_team
 from coopgraph.envs.protocol import WAIT, AgentInfo, HouseObservation, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.env import TDWAgentInfo
+from coopgraph.envs.tdw_mat.experts.oracle import Op, plan_team
 from coopgraph.envs.tdw_mat.floorplan import distance
 from coopgraph.envs.tdw_mat.navigation import steer
 

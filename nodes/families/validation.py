@@ -19,11 +19,11 @@ from pydantic import BaseModel, ConfigDict, Field
 from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Observation
 from coopgraph.nodes.context import NodeContext
+from coopgraph.nodes.families.relevance import NEEDS, sighting_line
 from coopgraph.nodes.keys import CHOICE_INDEX, OPTIONS
 from coopgraph.nodes.partner_model import could_reach, describe_partner
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
 from coopgraph.nodes.registry import node, router
-from coopgraph.nodes.relevance import NEEDS, sighting_line
 from coopgraph.nodes.reveca_notes import REVECA, PendingQuestion, RevecaNotes, reveca_notes
 from coopgraph.nodes.state import EPISODIC, PLAN, key
 

@@ -5,7 +5,7 @@ One message may combine the three parts, separated by " | ":
     I: Next I will get <fork> (369).
     B: Empty in <kitchen> (56): <kitchencabinet> (75), <dishwasher> (104). Seen: <fork> (369) inside
        <kitchencabinet> (76) in <kitchen> (56).
-`read_message` folds a partner's message back into a Belief; free-form text is ignored.
+`read_message` folds a partner's message back into a CWAHBelief; free-form text is ignored.
 """
 
 from __future__ import annotations
@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerIntent
+from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject, PartnerIntent
 from coopgraph.envs.protocol import STRICT_LABEL_PATTERN, Message
 
 _LABEL = STRICT_LABEL_PATTERN  # the templates write `<name> (id)` with one space; read them as strictly
@@ -72,7 +72,7 @@ def write_message(news: News, limit: int = 500) -> str:
     return head[:limit]
 
 
-def read_message(belief: Belief, message: Message) -> None:
+def read_message(belief: CWAHBelief, message: Message) -> None:
     """Update `belief` with the facts in a partner's template message (other text is ignored)."""
     for section in message.text.split(" | "):
         if section.startswith("P: "):
@@ -120,7 +120,7 @@ def read_message(belief: Belief, message: Message) -> None:
                 )
 
 
-def _assume_grabbed(belief: Belief, sender: str) -> None:
+def _assume_grabbed(belief: CWAHBelief, sender: str) -> None:
     """A partner moving on from "get X" without reporting X elsewhere is taken to be carrying X."""
     previous = belief.partner_intents.get(sender)
     if previous is None or previous.kind != "gograb" or previous.target_id is None:
