@@ -15,10 +15,11 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
+from coopgraph.envs.protocol import TeamMember
 from coopgraph.record.manifest import manifest
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import check_step_budget, run_episode
-from coopgraph.runtime.replicates import deterministic, seed_team
+from coopgraph.runtime.replicates import deterministic, llm_members, seed_team
 from coopgraph.runtime.result import RunResult
 from coopgraph.runtime.teams import make_team, team_settings
 
@@ -26,18 +27,13 @@ from coopgraph.runtime.teams import make_team, team_settings
 Setting = str | Callable[[], Any] | None
 
 
-def _usage(team: Sequence[Any], agents: list[str]) -> dict[str, dict[str, float]]:
-    """Each graph member's LLM usage: calls answered, tokens, failed calls (`llm_errors`, after retries) and
-    questions that fell back for want of a model (`llm_fallbacks`)."""
+def _usage(team: Sequence[TeamMember], agents: list[str]) -> dict[str, dict[str, float]]:
+    """Each LLM member's usage by agent (`TeamMember.llm_usage`: calls, tokens, failed calls, fallbacks)."""
     usage = {}
     for agent, member in zip(agents, team, strict=True):
-        resources = getattr(member, "resources", None)
-        if resources is not None and hasattr(resources.lm, "usage"):
-            u = resources.lm.usage
-            usage[agent] = {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens,
-                            "completion_tokens": u.completion_tokens, "cache_hits": u.cache_hits,
-                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
-                            "llm_fallbacks": u.fallbacks}
+        used = member.llm_usage()
+        if used is not None:
+            usage[agent] = dict(used)
     return usage
 
 
@@ -54,11 +50,9 @@ def model_factories(settings: Sequence[Setting]) -> list[Callable[[], Any] | Non
     return [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in settings]
 
 
-def _close_memories(team: Sequence[Any]) -> None:
+def _close_members(team: Sequence[TeamMember]) -> None:
     for member in team:
-        memory = getattr(member, "memory", None)
-        if memory is not None and getattr(memory, "vector", None) is not None:
-            memory.vector.close()
+        member.close()
 
 
 def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
@@ -84,10 +78,10 @@ class Launch:
     seeds: Callable[[list[str]], Mapping[str, int]]  # the model seeds of the agents, by agent
     manifest: dict[str, Any] = field(default_factory=dict)  # env, episode, team...: besides specs, LLM and seeds
     keep_checkpoints: bool = True  # graph members save every step beside the trace (replay and fork read them)
-    seat_human: Callable[[], Any] | None = None
+    seat_human: Callable[[], TeamMember] | None = None
     listeners: Sequence[Callable[[dict[str, Any]], None]] = ()
     open_trace: Callable[[Path], Tracer] = Tracer  # a fork writes its trace through a ForkTracer
-    catch_up: Callable[[list[Any]], list[Any]] | None = None  # a fork's members catching up with the run
+    catch_up: Callable[[list[TeamMember]], list[TeamMember]] | None = None  # a fork's members catching up with the run
     discard_on: tuple[type[BaseException], ...] = ()  # failures after which the run leaves no files behind
     forked_from: dict[str, Any] | None = None
 
@@ -116,7 +110,7 @@ def launch(setup: Launch) -> RunResult:
     agents = list(setup.world.possible_agents)
     seeds = seed_team(agents, team, setup.seeds(agents))
     samples_none = deterministic(team)
-    graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
+    graph_members = llm_members(agents, team)
     players = setup.catch_up(team) if setup.catch_up is not None else team
     tracer = setup.open_trace(setup.trace_path)
     tracer.listeners.extend(_own_events_only(listener) for listener in setup.listeners)
@@ -137,7 +131,7 @@ def launch(setup: Launch) -> RunResult:
     finally:
         tracer.close()
         setup.world.close()
-        _close_memories(team)
+        _close_members(team)
         if saver is not None:
             saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
         if failed:
@@ -166,7 +160,7 @@ def run_configured(
     listeners: list[Callable[[dict[str, Any]], None]] | None = None,
     trace_name: str | None = None,
     keep_checkpoints: bool = False,
-    seat_human: Callable[[], Any] | None = None,
+    seat_human: Callable[[], TeamMember] | None = None,
 ) -> RunResult:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
