@@ -16,7 +16,15 @@ from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
 from coopgraph.envs.cwah.messages import read_message
 from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, MemberBase, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import (
+    WAIT,
+    Affordance,
+    HouseObservation,
+    MemberBase,
+    Observation,
+    PrimitiveAction,
+    SkillStatus,
+)
 
 RETRY_AFTER_STEPS = 10  # a plan that failed is not chosen again for this long
 
