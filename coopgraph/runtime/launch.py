@@ -14,8 +14,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pettingzoo import ParallelEnv
+
 from coopgraph import envs
-from coopgraph.envs.protocol import TeamMember
+from coopgraph.envs.protocol import TeamMember, World
 from coopgraph.record.manifest import manifest
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import check_step_budget, run_episode
@@ -145,6 +147,15 @@ def launch(setup: Launch) -> RunResult:
                                      "forked_from": setup.forked_from})
 
 
+def _check_given_world(world: ParallelEnv, env_name: str, members: int) -> None:
+    """A world handed to `run_configured` must be the one its arguments name: that world, one agent per member."""
+    agents = len(world.possible_agents)
+    if not isinstance(world, World) or world.name != env_name or agents != members:
+        raise ValueError(f"run_configured(world=...) was given {type(world).__name__} with {agents} agents for a "
+                         f"run of {env_name!r} with {members} members; "
+                         "build the world from the run's own arguments (or pass none)")
+
+
 def run_configured(
     env_name: str,
     env_options: dict[str, Any],
@@ -161,6 +172,7 @@ def run_configured(
     trace_name: str | None = None,
     keep_checkpoints: bool = False,
     seat_human: Callable[[], TeamMember] | None = None,
+    world: ParallelEnv | None = None,
 ) -> RunResult:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
@@ -172,19 +184,32 @@ def run_configured(
     The run is the replicate (`seed`, `repeat`): `seed` resets the world and the agents, and each graph member
     samples with its own model seed derived from the replicate (`coopgraph.llm.seeds`), unless `model_seeds`
     gives them by agent. The manifest and the result record the seeds and whether any member samples.
-    `seat_human` makes the member for a `human` in the team (`coopgraph play`)."""
+    `seat_human` makes the member for a `human` in the team (`coopgraph play`).
+
+    `world`: the world already built from these same arguments (`env_name`, `episode`, one agent per member,
+    `env_options`), when the caller had to build it anyway (`coopgraph run` checking `--env-opt`, `coopgraph play`
+    finding the human's agent), so that one build serves the run; the run takes it over and closes it, refused or
+    not."""
     from coopgraph.llm.seeds import model_seeds as derived_seeds
 
-    for name, value in (("seed", seed), ("repeat", repeat)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
-    check_step_budget(max_steps)
-    envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
-    if episode is None:
-        episode = envs.default_episode(env_name)
-    world = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
-    settings: list[Setting] = list(team_settings(team_names, llm, env_name)) if isinstance(llm, str) else \
-        list(llm) if isinstance(llm, list) else [llm] * len(team_names)
+    try:
+        for name, value in (("seed", seed), ("repeat", repeat)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
+        check_step_budget(max_steps)
+        envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
+        if episode is None:
+            episode = envs.default_episode(env_name)
+        if world is None:
+            world = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
+        else:
+            _check_given_world(world, env_name, len(team_names))
+        settings: list[Setting] = list(team_settings(team_names, llm, env_name)) if isinstance(llm, str) else \
+            list(llm) if isinstance(llm, list) else [llm] * len(team_names)
+    except BaseException:
+        if world is not None:
+            world.close()
+        raise
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = "+".join(Path(t).stem for t in team_names)
     trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")
