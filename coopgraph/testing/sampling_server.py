@@ -64,6 +64,9 @@ def answer(body: dict[str, Any]) -> str:
 
 def _handler(seen: Seen, latency_s: float, reply: str | None) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keeps connections open, as model servers do: a request costs no new socket
+        disable_nagle_algorithm = True  # headers and body leave at once, not 40 ms apart (Nagle and delayed ACK)
+
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
             return  # quiet: tests read `seen`, not a log
 
