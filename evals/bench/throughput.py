@@ -8,7 +8,8 @@ seeded sampler never reaches). A reply with no option in it makes each planner q
 decision is a chain of 7 calls. `--replies sampled --steps 60` runs the earlier form (the sampler picks options).
 
 Per row: requests the server answered; wall time; issue 37's ideal `calls x latency / concurrency` and the ratio
-to it; the critical-path bound (`throughput_bounds`: a step waits for its slowest agent's chain of calls) and the
+to it; the same ideal over the requests the run can have in flight (`min(concurrency, episodes) x agents`) and the
+ratio to it; the critical-path bound (`throughput_bounds`: a step waits for its slowest agent's chain of calls) and the
 ratio to it; the most requests the server held at once; whether the stored results (every result field, by run)
 equal the first run's (the sequential one), and whether the rows in the order the report reads them (job order)
 do too. The store itself keeps rows in finishing order under concurrency, so a kill loses none that finished.
@@ -26,7 +27,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.bench.throughput_bounds import EpisodeCalls, critical_path_bound, episode_calls, issue_ideal
+from coopgraph.evals.bench.throughput_bounds import (
+    EpisodeCalls,
+    critical_path_bound,
+    episode_calls,
+    in_flight_ideal,
+    in_flight_slots,
+    issue_ideal,
+)
 from coopgraph.evals.parallel import run_jobs
 from coopgraph.evals.report import in_job_order
 from coopgraph.evals.store import ResultStore
@@ -44,6 +52,7 @@ teams:
   - label: CoELA + CoELA
     members: [coela, coela]
 """
+TEAM_SIZE = 2
 #: The fixed reply of issue 37's test server: a text with no option in it.
 FIXED_REPLY = "ok"
 #: What must be equal between a sequential and a concurrent run (the rest is when, where and how long).
@@ -107,8 +116,8 @@ def main() -> None:
     reply = FIXED_REPLY if args.replies == "fixed" else None
     print(f"{args.episodes} episodes of CoELA + CoELA on C-WAH, {args.steps} steps each; every request answered "
           f"after {args.latency:g} s with {repr(reply) if reply else 'a seeded pick'}")
-    print(f"{'concurrency':>11}{'calls':>7}{'wall s':>9}{'ideal s':>9}{'ratio':>7}{'path s':>8}{'ratio':>7}"
-          f"{'peak':>6}  same results  same report order  same stored order")
+    print(f"{'concurrency':>11}{'calls':>7}{'wall s':>9}{'ideal s':>9}{'ratio':>7}{'slots':>6}{'ideal s':>9}"
+          f"{'ratio':>7}{'path s':>8}{'ratio':>7}{'peak':>6}  same results  same report order  same stored order")
     first: list[dict[str, Any]] | None = None
     paths: dict[str, EpisodeCalls] = {}
     with tempfile.TemporaryDirectory() as tmp:
@@ -119,12 +128,15 @@ def main() -> None:
                 rows, wall, calls, peak = measure(suite, concurrency, seen, Path(tmp) / f"c{concurrency}")
                 paths = critical_paths(rows)
                 ideal = issue_ideal(calls, args.latency, concurrency)
+                slots = in_flight_slots(concurrency, args.episodes, TEAM_SIZE)
+                filled = in_flight_ideal(calls, args.latency, concurrency, args.episodes, TEAM_SIZE)
                 path = critical_path_bound([p.critical_path for p in paths.values()], args.latency, concurrency)
                 first = first if first is not None else rows
                 same = sorted(results(rows)) == sorted(results(first))
                 same_report = results(in_job_order(rows, suite)) == results(in_job_order(first, suite))
                 same_stored = results(rows) == results(first)
-                print(f"{concurrency:>11}{calls:>7}{wall:>9.1f}{ideal:>9.1f}{wall / ideal:>7.2f}{path:>8.1f}"
+                print(f"{concurrency:>11}{calls:>7}{wall:>9.1f}{ideal:>9.1f}{wall / ideal:>7.2f}{slots:>6}"
+                      f"{filled:>9.1f}{wall / filled:>7.2f}{path:>8.1f}"
                       f"{wall / path:>7.2f}{peak:>6}  {'yes' if same else 'NO':<12}  "
                       f"{'yes' if same_report else 'NO':<17}  {'yes' if same_stored else 'no (finishing order)'}",
                       flush=True)

@@ -1,7 +1,8 @@
 """The ideals a throughput measurement is compared with, from a suite's traces.
 
 Two ideals, because they answer different questions. Issue 37's `calls x latency / concurrency` assumes every
-one of `concurrency` request slots is busy all the time. The critical-path bound is what a synchronous step
+one of `concurrency` request slots is busy all the time; `in_flight_ideal` counts the slots a run can fill instead
+(the agents of the episodes running at once, which ask together). The critical-path bound is what a synchronous step
 allows: a step ends when its slowest agent has decided, an agent's calls within one decision are made one after
 another (each waits for the previous answer), so an episode lasts at least the sum over its steps of the longest
 chain of calls of any agent; and a suite run with `concurrency` episodes at once lasts at least its longest
@@ -49,6 +50,16 @@ def episode_calls(events: Iterable[Mapping[str, Any]]) -> EpisodeCalls:
 def issue_ideal(calls: int, latency_s: float, concurrency: int) -> float:
     """Issue 37's ideal: every request slot busy all the time, `concurrency` slots."""
     return calls * latency_s / concurrency
+
+
+def in_flight_slots(concurrency: int, episodes: int, team_size: int) -> int:
+    """The most requests a run can have in flight: every agent of every episode running at once asking together."""
+    return min(concurrency, episodes) * team_size
+
+
+def in_flight_ideal(calls: int, latency_s: float, concurrency: int, episodes: int, team_size: int) -> float:
+    """Issue 37's ideal over the slots the run can fill (`in_flight_slots`) rather than over `concurrency`."""
+    return issue_ideal(calls, latency_s, in_flight_slots(concurrency, episodes, team_size))
 
 
 def critical_path_bound(paths: Iterable[int], latency_s: float, concurrency: int) -> float:

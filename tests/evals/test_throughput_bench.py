@@ -12,6 +12,8 @@ from coopgraph.evals.bench.throughput_bounds import (
     EpisodeCalls,
     critical_path_bound,
     episode_calls,
+    in_flight_ideal,
+    in_flight_slots,
     issue_ideal,
 )
 
@@ -71,3 +73,11 @@ def test_results_keep_the_rows_order_so_a_reordering_is_seen() -> None:
     second = {**first, "episode": "test/1"}
     assert results([first, second]) != results([second, first])
     assert sorted(results([first, second])) == sorted(results([second, first]))
+
+
+def test_in_flight_ideal_counts_the_requests_the_run_can_hold() -> None:
+    """Episodes running at once ask with both agents: one episode holds 2 requests, 4 episodes hold 8 at most, so
+    concurrency 32 is no better than 4 there."""
+    assert in_flight_slots(1, 4, 2) == 2 and in_flight_slots(4, 4, 2) == 8 and in_flight_slots(32, 4, 2) == 8
+    assert in_flight_ideal(133, 1.0, 1, 4, 2) == pytest.approx(66.5)
+    assert in_flight_ideal(133, 1.0, 32, 4, 2) == issue_ideal(133, 1.0, 8)
