@@ -11,34 +11,14 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from pydantic import BaseModel, Field
+from coopgraph.runtime.result import RunResult
 
 if TYPE_CHECKING:
     from coopgraph.graphs.loader import LoadedSpec
 
+__all__ = ["RunResult", "fork", "load_spec", "run"]
+
 LLMSetting = str | Callable[[], Any]
-
-
-class RunResult(BaseModel):
-    """One episode's outcome: success, time in the world's unit, metrics, LLM usage and the trace file."""
-
-    env: str
-    episode: str
-    team: list[str]
-    success: bool
-    steps: int = Field(description="the world's clock when the episode ended (C-WAH: steps)")
-    max_steps: int
-    metrics: dict[str, float] = Field(default_factory=dict)
-    llm_usage: dict[str, dict[str, float]] = Field(default_factory=dict)
-    invalid_answers: int = 0
-    trace_path: str | None = None
-    wall_time_s: float = 0.0
-    forked_from: dict[str, Any] | None = Field(
-        default=None, description="for a fork: the original trace, its episode, the step and what changed")
-    model_seeds: dict[str, int] = Field(default_factory=dict, description="the model seed each graph agent sampled "
-                                        "with, by agent")
-    deterministic: bool = Field(default=True, description="no member sampled: every LLM member asked at temperature "
-                                "0, or the team has none")
 
 
 def run(
@@ -63,10 +43,8 @@ def run(
     seed derived from it, as `coopgraph run --seed` does (ValueError for anything else). The trace goes to
     `trace_path` (a new .jsonl file) or to a new file in `out`; with `keep_checkpoints` graph members save every
     step beside it, as `coopgraph run` does, so `fork` and `coopgraph replay` can restore them."""
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
-    if max_steps is not None and max_steps < 1:
-        raise ValueError(f"max_steps must be at least 1 (got {max_steps}); leave it None for the world's horizon")
     name = None
     if trace_path is not None:
         target = Path(trace_path)
@@ -74,9 +52,8 @@ def run(
             raise ValueError(f"trace_path {target}: give a new .jsonl file (a run never overwrites a trace)")
         out, name = target.parent, target.name
     setting: Any = list(llm) if isinstance(llm, list | tuple) else llm
-    payload = run_configured(env, dict(env_options or {}), episode, list(team), setting, max_steps, Path(out),
-                             seed=seed, trace_name=name, keep_checkpoints=keep_checkpoints)
-    return _result(payload)
+    return run_configured(env, dict(env_options or {}), episode, list(team), setting, max_steps, Path(out),
+                          seed=seed, trace_name=name, keep_checkpoints=keep_checkpoints)
 
 
 def fork(
@@ -97,20 +74,9 @@ def fork(
     delivers TEXT from alice to the others at that step; graph members keep the run's model seeds unless `seed`
     gives new ones (those `run(seed=...)` would use). Raises `TraceError` (a ValueError) naming what exists
     when the trace cannot be forked as asked; the result's `forked_from` says where it branched."""
-    from coopgraph.forking import fork_run
+    from coopgraph.runtime.fork import fork_run
 
-    payload = fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path, seed=seed)
-    return _result(payload)
-
-
-def _result(payload: dict[str, Any]) -> RunResult:
-    return RunResult(
-        env=payload["env"], episode=payload["episode_id"], team=payload["team"], success=payload["success"],
-        steps=payload["steps"], max_steps=payload["max_steps"], metrics=payload["metrics"],
-        llm_usage=payload["llm_usage"], invalid_answers=payload["invalid_answers"],
-        trace_path=payload["trace_path"], wall_time_s=payload["wall_time_s"], forked_from=payload.get("forked_from"),
-        model_seeds=payload["model_seeds"], deterministic=payload["deterministic"],
-    )
+    return fork_run(trace, at, llm=llm, team=team, say=say, out=out, trace_path=trace_path, seed=seed)
 
 
 def load_spec(ref: str | Path, *, env: str | None = None) -> LoadedSpec:

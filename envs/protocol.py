@@ -441,6 +441,11 @@ class AgentInfo(BaseModel):
         return getattr(self, key) if key in type(self).model_fields else default
 
 
+#: A team metric in a result: a number, or one number per agent where the team's figure hides who did the work
+#: (Overcooked's `deliveries_by_agent`: who served the soups).
+MetricValue = float | dict[str, float]
+
+
 @runtime_checkable
 class WorldMetrics(Protocol):
     """What a world measures at the end of an episode: the team's outcome and each agent's share."""
@@ -451,8 +456,8 @@ class WorldMetrics(Protocol):
     @property
     def per_agent(self) -> Mapping[str, BaseModel]: ...
 
-    def summary(self) -> dict[str, float]:
-        """The team metrics as a flat name → number dict, for result tables."""
+    def summary(self) -> Mapping[str, MetricValue]:
+        """The team metrics as name → number (or agent → number) for results and tables."""
 
 
 @runtime_checkable

@@ -149,3 +149,36 @@ def agent_kit(name: str, env_info: AgentInfo) -> AgentKit:
     info = kit_info(name)
     factory = info.factory if callable(info.factory) else _resolve(info.factory)
     return factory(env_info)  # type: ignore[return-value]
+
+
+_DECISION_DATA: dict[str, str] = {}
+
+
+def register_decision_data(name: str, hooks: str) -> None:
+    """Declare that world `name` records decision data (`coopgraph data decisions --env NAME`), with the lazy
+    `"package.module:attribute"` path of its hooks: its episode sets, expert team, rendering spec and the
+    recorder that plays one episode (`coopgraph.evals.decision_hooks.DecisionHooks`). A path, not an import, so
+    the worlds never import the evaluations that record them."""
+    if name not in _REGISTRY:
+        raise UnknownEnvironmentError(f"register world {name!r} before its decision data")
+    _DECISION_DATA[name] = hooks
+
+
+def decision_worlds() -> list[str]:
+    """The worlds that record decision data, sorted."""
+    return sorted(_DECISION_DATA)
+
+
+def decision_data(name: str) -> str:
+    """The path of world `name`'s decision-data hooks; the error lists the worlds that have some."""
+    if name not in _REGISTRY:
+        factory(name)  # an unknown world: the error lists the registered ones
+    if name not in _DECISION_DATA:
+        raise UnknownEnvironmentError(f"world {name!r} records no decision data; worlds that do: "
+                                      f"{', '.join(decision_worlds()) or '(none)'}")
+    return _DECISION_DATA[name]
+
+
+def resolve(path: str) -> Any:
+    """The object a lazy `"package.module:attribute"` path names, imported now."""
+    return _resolve(path)

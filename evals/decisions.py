@@ -23,13 +23,13 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline, registered_baselines
-from coopgraph.envs.baselines.mhp import MHPAgent
-from coopgraph.envs.baselines.oracle import plan_team
 from coopgraph.envs.cwah import episode_sets
 from coopgraph.envs.cwah.episode import AgentStart, Episode, ObjectSpec
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
+from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.partners import make_partner, partners
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
-from coopgraph.evals.runner import run_episode
+from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
@@ -39,6 +39,7 @@ from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.programs import adapter_for
 from coopgraph.nodes.registry import NODES
 from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.runtime.episode_loop import run_episode
 
 RECORDED = {"mhp": True, "mhp-silent": False}  # recordable members and whether they talk
 SPLITS: tuple[tuple[str, float], ...] = (("train", 0.7), ("validation", 0.15), ("test", 0.15))
@@ -309,10 +310,10 @@ def _member(name: str, probe: Any, windows: tuple[int, int], perturb: float = 0.
     if name in RECORDED:
         return RecordingMHP(name, communicate=RECORDED[name], actions_kept=windows[0], messages_kept=windows[1],
                             probe=probe, perturb=perturb)
-    if name in registered_baselines():
-        return make_baseline(name)  # plays, but has no belief to record
+    if name in partners():
+        return make_partner(name)  # plays, but has no belief to record
     raise ValueError(f"team member {name!r} cannot be recorded; use {', '.join(RECORDED)} (or other baselines "
-                     f"as unrecorded partners: {', '.join(registered_baselines())})")
+                     f"as unrecorded partners: {', '.join(partners())})")
 
 
 def episode_ids(episode_set: str, limit: int | None = None) -> list[str]:
@@ -383,6 +384,16 @@ def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str]
     for episode in episode_ids(episode_set, limit_episodes):
         yield from episode_decisions(env_name, episode, team or ["mhp", "mhp"], renderer=renderer, seed=seed,
                                      oracle_restarts=oracle_restarts, env_options=env_options, perturb=perturb)
+
+
+def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
+            run: DecisionRun) -> list[dict[str, Any]]:
+    return episode_decisions(env, episode, team, renderer=renderer, seed=run.seed,
+                             oracle_restarts=run.oracle_restarts, perturb=run.perturb)
+
+
+#: C-WAH's decision data (`coopgraph data decisions`, both `cwah` and `cwah-noisy`): MHP pairs on an episode set.
+HOOKS = DecisionHooks(team="mhp,mhp", spec=DECISION_SPEC, episodes=episode_ids, record=_record)
 
 
 def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: str | Path) -> dict[str, Any]:

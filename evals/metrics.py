@@ -6,7 +6,7 @@
   TDW-MAT M is the transport rate and ΔM this team's rate minus the reference's (CoELA's table 1 EI);
 - TD = travel distance per agent (m), CS = messages sent, CC = characters per message (REVECA section 5.2);
 - cost: LLM calls, prompt / completion tokens, prompt tokens per decision, invalid answers, wall time;
-- steps / oracle bound: how far a team is from the admissible lower bound of envs/baselines/oracle.py;
+- steps / oracle bound: how far a team is from the admissible lower bound of envs/cwah/experts/oracle.py;
 - CaPo tables 8-9 (`capo_stats.py`), for teams whose episodes discussed a meta-plan: the share of discussions
   without consensus is pooled over the team's discussions (not a mean of per-episode shares), the others are
   per-episode means.

@@ -16,13 +16,14 @@ from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
-from coopgraph.envs.overcooked.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
+from coopgraph.envs.partners import make_partner
+from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: The spec whose nodes render Overcooked decision points unless told otherwise: LLM-Co's prompt with the action
 #: alone as the reply, what a distilled planner answers.
@@ -85,10 +86,21 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
             members.append(RecordingCook(actions_kept, perturb, learner))
             learner = None  # only the first greedy member is driven by the learner
         else:
-            members.append(make_baseline(name))
+            members.append(make_partner(name))
     run_episode(env, members, seed=seed)
     return recorded_points(members, agents, renderer, env="overcooked", episode=layout, split=split_of(layout),
                            team=team)
+
+
+def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
+            run: DecisionRun) -> list[dict[str, Any]]:
+    return layout_decisions(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb,
+                            horizon=run.horizon, learner_lm=run.learner_lm)
+
+
+#: Overcooked's decision data (`coopgraph data decisions --env overcooked`): greedy cooks, layout by layout.
+HOOKS = DecisionHooks(team="greedy,greedy", spec=KITCHEN_SPEC, episodes=layout_set, record=_record, unit="layouts",
+                      learner="the greedy cook")
 
 
 def generate(layout_set_name: str = "train", team: list[str] | None = None, *, limit: int | None = None,

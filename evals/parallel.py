@@ -23,9 +23,9 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import Connection
 from typing import Any
 
-from coopgraph.evals.job_run import error_row, run_job
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import Job
+from coopgraph.evals.suite_job import error_row, run_job
 
 OnResult = Callable[[Job, dict[str, Any]], None]
 
@@ -66,7 +66,7 @@ def start_shared_llm_servers(jobs: list[Job]) -> list[str]:
 
 
 # Imported once by the fork server, so each worker starts warm instead of importing LangChain/DSPy again.
-PRELOAD = ["coopgraph.cli", "coopgraph.evals.job_run", "coopgraph.evals.episode_run", "coopgraph.evals.teams",
+PRELOAD = ["coopgraph.cli", "coopgraph.evals.suite_job", "coopgraph.runtime.launch", "coopgraph.runtime.teams",
            "coopgraph.llm.factory"]
 
 

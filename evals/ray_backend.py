@@ -12,8 +12,8 @@ import socket
 from collections.abc import Callable
 from typing import Any
 
-from coopgraph.evals.job_run import error_row, run_job
 from coopgraph.evals.suite import Job
+from coopgraph.evals.suite_job import error_row, run_job
 
 # Passed on to Ray tasks: where the LLM server is and how to stay offline. Never API keys: set those in
 # the cluster's own environment.

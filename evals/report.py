@@ -8,7 +8,7 @@ CoELA's and CaPo's table 1 (transport rate food / stuff / total with EI, `report
 cost tables, a Collab Capture or Escape suite turns to capture or escape rate and turns (`report_collab.py`). The
 numbers the papers report sit in their own column headed "paper (SOURCE)", so nobody mistakes them for ours.
 Every suite of episodes then gets how its teams cooperated: process measures per team and per agent, read from
-the runs' traces when the report is written (`process/tables.py`).
+the runs' traces when the report is written (`process_tables.py`).
 """
 
 from __future__ import annotations
@@ -315,8 +315,8 @@ def suite_tables(results: SuiteResults) -> list[Table]:
 
 
 def process_tables_of(results: SuiteResults, folder: Path) -> list[Table]:
-    """How each team cooperated (`process/tables.py`), for suites of episodes (reasoning questions have none)."""
-    from coopgraph.evals.process.tables import process_tables
+    """How each team cooperated (`process_tables.py`), for suites of episodes (reasoning questions have none)."""
+    from coopgraph.evals.process_tables import process_tables
     from coopgraph.evals.report_reasoning import is_reasoning
 
     return [] if is_reasoning(results) else process_tables(results, folder)

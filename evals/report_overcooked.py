@@ -1,5 +1,5 @@
 """The Overcooked tables of `coopgraph report`, shaped like LLM-Co's: score per layout (table 1 for the five
-classic layouts, tables 3-4 for the gated Overcooked-Assist ones), and soups per agent.
+classic layouts, tables 3-4 for the gated Overcooked-Assist ones), soups per agent, and who served on each layout.
 
 Rows are layouts and each of our teams is a column (mean score over seeds × repeats, 20 points per soup); what the
 paper reports sits in columns of its own headed "paper: <who> (<table>)", the suite's literature rows (PPO_SP, PBT)
@@ -74,6 +74,25 @@ def score_table(results: SuiteResults, episodes: list[str], name: str, title: st
     return Table(name, title, columns, rows, LEGEND)
 
 
+def served(row: dict[str, Any]) -> list[float]:
+    """Soups each cook delivered itself in one run, in the layout's player order: the result's
+    `deliveries_by_agent`, or for a row stored before it existed, each agent's `per_agent` deliveries."""
+    by_agent = (row.get("metrics") or {}).get("deliveries_by_agent")
+    if isinstance(by_agent, dict) and by_agent:
+        return [float(n) for n in by_agent.values()]
+    per = row.get("per_agent") or {}
+    return [float((per.get(agent) or {}).get("deliveries") or 0.0) for agent in sorted(per)]
+
+
+def _split(rows: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The rows with `first` and `second`: the soups agent 1 and agent 2 served."""
+    split = []
+    for row in rows:
+        shares = served(row)
+        split.append({**row, "first": shares[0] if shares else None, "second": shares[1] if len(shares) > 1 else None})
+    return split
+
+
 def soups_table(results: SuiteResults) -> Table:
     """Per team: score and soups over all its runs, and how the soups split between the two cooks."""
     columns = [Column("team", "Team", "text"), Column("episodes", "Runs", "num", 0),
@@ -82,12 +101,7 @@ def soups_table(results: SuiteResults) -> Table:
                Column("invalid_answers", "Invalid answers", "stat")]
     rows = []
     for team, team_rows in results.teams.items():
-        split = []
-        for row in team_rows:
-            per = row.get("per_agent") or {}
-            shares = [float((per.get(agent) or {}).get("deliveries") or 0.0) for agent in sorted(per)]
-            split.append({**row, "first": shares[0] if shares else None,
-                          "second": shares[1] if len(shares) > 1 else None})
+        split = _split(team_rows)
         rows.append({"team": team, "episodes": len(team_rows), "score": stat(team_rows, "score"),
                      "deliveries": stat(team_rows, "deliveries"), "first": stat(split, "first"),
                      "second": stat(split, "second"), "invalid_answers": stat(team_rows, "invalid_answers")})
@@ -97,8 +111,31 @@ def soups_table(results: SuiteResults) -> Table:
                  "waits that tick).")
 
 
+def served_table(results: SuiteResults, episodes: list[str]) -> Table:
+    """Per layout and team: who served. A planner beside a scripted cook can score while the cook does all the
+    serving, so each cook's own soups stand beside the team's score."""
+    columns = [Column("layout", "Layout", "text"), Column("team", "Team", "text"),
+               Column("cooks", "Agent 1 / agent 2", "text"), Column("score", "Score", "stat", 0),
+               Column("first", "Soups by agent 1", "stat"), Column("second", "Soups by agent 2", "stat")]
+    rows = []
+    for episode in episodes:
+        for team, team_rows in results.teams.items():
+            on_layout = [r for r in team_rows if r["episode"] == episode]
+            if not on_layout:
+                continue
+            split = _split(on_layout)
+            rows.append({"layout": _layout_name(episode), "team": team,
+                         "cooks": " / ".join(on_layout[0].get("members") or []), "score": stat(on_layout, "score"),
+                         "first": stat(split, "first"), "second": stat(split, "second")})
+    return Table("served", f"{results.name}: who served, per layout", columns, rows,
+                 "Soups each cook delivered itself (the result's deliveries_by_agent), mean over the runs with its "
+                 "95% bootstrap interval and n, like the score. Agent 1 is Alice, agent 2 Bob; the third column "
+                 "names the member that played each.")
+
+
 def overcooked_tables(results: SuiteResults) -> list[Table]:
-    """LLM-Co's table 1 over the classic (and any other) layouts, tables 3-4 over the gated ones, soups per agent."""
+    """LLM-Co's table 1 over the classic (and any other) layouts, tables 3-4 over the gated ones, soups per agent
+    and who served on each layout."""
     episodes = list(dict.fromkeys(r["episode"] for rows in results.teams.values() for r in rows))
     if results.suite is not None:
         episodes = results.suite.episode_ids() + [e for e in episodes if e not in results.suite.episode_ids()]
@@ -112,4 +149,5 @@ def overcooked_tables(results: SuiteResults) -> list[Table]:
         tables.append(score_table(results, assist, "llmco-t34",
                                   f"{results.name}: Overcooked-Assist layouts — LLM-Co tables 3 and 4 layout"))
     tables.append(soups_table(results))
+    tables.append(served_table(results, episodes))
     return tables

@@ -23,8 +23,8 @@ LEGEND = ("Ours: mean transport rate (targets at the bed / targets) over the sto
           "with its 95% bootstrap interval over episodes × replicates and n (docs/evals.md, Reading a cell); EI "
           "beside each against the one-agent team with the same perception, averaged per episode as CoELA does, its "
           "interval paired over the runs both teams share. TR bound: the admissible upper bound of "
-          "envs/baselines/tdw_oracle.py for the team's size. Columns headed *paper* are the papers' numbers (CoELA's, "
-          "CaPo's or REVECA's, as each column names; ThreeDWorld, test split), for orientation only.")
+          "envs/tdw_mat/experts/oracle.py for the team's size. Columns headed *paper* are the papers' numbers "
+          "(CoELA's, CaPo's or REVECA's, as each column names; ThreeDWorld, test split), for orientation only.")
 
 
 def is_tdw(results: SuiteResults) -> bool:

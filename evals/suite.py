@@ -120,7 +120,7 @@ class Suite(BaseModel):
     def seat_problems(self) -> list[tuple[tuple[str | int, ...], str]]:
         """(location, problem) for each team that seats a person wrongly: a user study's teams seat exactly one
         `human` (the participant), other suites none (`coopgraph eval` has no one to ask)."""
-        from coopgraph.evals.teams import HUMAN
+        from coopgraph.runtime.teams import HUMAN
 
         problems: list[tuple[tuple[str | int, ...], str]] = []
         for i, team in enumerate(self.teams):
@@ -331,7 +331,7 @@ def _slug(text: str) -> str:
 def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
     """What about a member changes results: its name, its LLM and (for graph specs) the hashes of its spec file
     and of every base spec it extends."""
-    from coopgraph.evals.teams import UnknownMemberError, member_kind
+    from coopgraph.runtime.teams import UnknownMemberError, member_kind
 
     try:
         kind = member_kind(name)
@@ -341,7 +341,7 @@ def _member_fingerprint(name: str, llm: str | None) -> dict[str, Any]:
         return {"name": name, "kind": kind}
     from coopgraph.graphs.errors import SpecInvalid
     from coopgraph.graphs.loader import base_chain
-    from coopgraph.manifest import file_hash
+    from coopgraph.record.manifest import file_hash
 
     try:
         own, *bases = [file_hash(path) for path in base_chain(name)]
@@ -370,7 +370,7 @@ def _profile_pins(llm: str | None) -> dict[str, Any]:
 def member_llms(suite: Suite, team: Team, override: str | None = None) -> list[str | None]:
     """The LLM each member runs with: --llm override, else the member's own, else the suite's; None for
     baselines (they use no LLM, so changing the LLM never reruns them)."""
-    from coopgraph.evals.teams import UnknownMemberError, member_kind
+    from coopgraph.runtime.teams import UnknownMemberError, member_kind
 
     out: list[str | None] = []
     for member in team.members:
@@ -419,7 +419,7 @@ def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, li
 
 def unknown_members(suite: Suite) -> dict[str, list[str]]:
     """Team label → member names that are neither baselines nor graph specs (yet)."""
-    from coopgraph.evals.teams import UnknownMemberError, member_kind
+    from coopgraph.runtime.teams import UnknownMemberError, member_kind
 
     missing: dict[str, list[str]] = {}
     for team in suite.teams:

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from coopgraph.evals.metrics import Stat
-from coopgraph.evals.process.measures import NotAvailable
+from coopgraph.record.process.measures import NotAvailable
 
 Format = Literal["text", "num", "pct", "signed_pct", "stat", "stat_pct", "stat_signed_pct"]
 

@@ -1,7 +1,7 @@
 """Decision points in TDW-MAT: what CoELA's choice node would see where the scripted planner picked an action.
 
 As `evals/decisions.py` does for MHP in C-WAH: a team with a recording `TransportPlanner` (RHP's sub-goal rules on
-CoELA's own action list, `envs/tdw_mat/planner.py`) plays a train episode, and each time a recorded agent picks
+CoELA's own action list, `envs/tdw_mat/experts/planner.py`) plays a train episode, and each time a recorded agent picks
 among two or more listed actions we freeze what it knew (a copy of its belief and of its action history, as the
 graph logs it) and render it through a spec's own nodes, so the prompt is byte for byte the one a CoELA agent is
 sent, with the planner's pick as the lettered option it maps onto. Episodes are split by their scene layout (all
@@ -15,12 +15,13 @@ from collections.abc import Iterator
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import train_episodes
-from coopgraph.envs.tdw_mat.planner import TransportPlanner
+from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
+from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: The recorded member's name in `--team`; `rhp` may play unrecorded beside it.
 RECORDED = "planner"
@@ -46,7 +47,7 @@ def _member(name: str, actions_kept: int, perturb: float, learner: Learner | Non
     if name == RECORDED:
         return RecordingPlanner(actions_kept, perturb, learner)
     if name in PARTNERS:
-        return make_baseline(name)
+        return make_partner(name)
     raise ValueError(f"team member {name!r} cannot play in TDW-MAT decision data; use {RECORDED} (recorded) or "
                      f"{', '.join(PARTNERS)} (an unrecorded partner)")
 
@@ -69,6 +70,24 @@ def episode_decisions(episode: str, team: list[str], *, renderer: DecisionRender
     layout = f"{env.episode.scene}_{env.episode.layout}"
     return recorded_points(members, list(env.possible_agents), renderer, env="tdw-mat", episode=env.episode.key,
                            split=HELD_OUT.get(layout, "train"), team=team)
+
+
+def _episode_set(name: str) -> list[str]:
+    if name != "train":
+        raise ValueError(f"TDW-MAT decision data comes from the train split only (the test split is for checking); "
+                         f"no episode set {name!r}")
+    return episode_ids()
+
+
+def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
+            run: DecisionRun) -> list[dict[str, Any]]:
+    return episode_decisions(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb,
+                             learner_lm=run.learner_lm)
+
+
+#: TDW-MAT's decision data (`coopgraph data decisions --env tdw-mat --set train`): recorded transport planners.
+HOOKS = DecisionHooks(team=f"{RECORDED},{RECORDED}", spec=DECISION_SPEC, episodes=_episode_set, record=_record,
+                      learner="the transport planner")
 
 
 def generate(team: list[str] | None = None, *, limit_episodes: int | None = None, seed: int = 0,

@@ -14,7 +14,7 @@ from html import escape
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 LLM_KEYS = ("llm_calls", "prompt_tokens", "completion_tokens")
 METRIC_KEYS = ("success", "steps", "subgoals_done", "travel_distance", "communication_steps", "characters_sent",

@@ -25,8 +25,8 @@ from pydantic import BaseModel, ConfigDict, Field
 from coopgraph.envs.capabilities import Belief, Objects, Partners, Rooms, Spatial
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Point
 from coopgraph.memory.levels import LEVEL_SETS, in_set
+from coopgraph.nodes.families.relevance import object_level
 from coopgraph.nodes.partner_model import estimate
-from coopgraph.nodes.relevance import object_level
 from coopgraph.nodes.reveca_notes import RANK, RevecaNotes
 
 

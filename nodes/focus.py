@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Literal, cast
 from pydantic import BaseModel, ConfigDict, Field
 
 from coopgraph.envs.capabilities import Belief, Goals, Objects, Rooms, Spatial
-from coopgraph.nodes.relevance import object_level, sighting_line
+from coopgraph.nodes.families.relevance import object_level, sighting_line
 from coopgraph.nodes.reveca_notes import RANK, RevecaNotes, message_key
 
 if TYPE_CHECKING:

@@ -6,7 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.tracing import Tracer
+from coopgraph.record.trace_file import Tracer
+from tests.record.trace_fixtures import baseline_trace, with_llm_decisions
 
 SHARED_DATA = Path(__file__).resolve().parents[2] / "shared" / "data"
 
@@ -32,3 +33,15 @@ def shared_data() -> Path:
     if not SHARED_DATA.is_dir():
         pytest.skip("../shared/data is not present (users do not have it)")
     return SHARED_DATA
+
+
+@pytest.fixture(scope="session")
+def traces(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Path]:
+    """Shared traces for the viewer, export and diff tests (each a real baseline run, made once per session)."""
+    folder = tmp_path_factory.mktemp("traces")
+    decided = with_llm_decisions(baseline_trace(folder, name="decided.jsonl"))
+    return {
+        "decided": decided,  # mhp,mhp on test/0 plus synthetic graph decisions for alice
+        "pair": baseline_trace(folder, name="pair.jsonl"),
+        "quiet": baseline_trace(folder, team=["mhp", "mhp-silent"], name="quiet.jsonl"),
+    }

@@ -9,8 +9,8 @@ import pytest
 
 import coopgraph
 from coopgraph.envs import UnknownEnvironmentError
-from coopgraph.evals.teams import UnknownMemberError
 from coopgraph.graphs.errors import SpecInvalid
+from coopgraph.runtime.teams import UnknownMemberError
 from coopgraph.testing import scripted_lm
 
 
@@ -34,7 +34,7 @@ def test_unknown_names_and_bad_budgets_say_what_exists_before_running(tmp_path: 
         coopgraph.run(env="atlantis", out=tmp_path)
     with pytest.raises(UnknownMemberError, match="baselines: .*mhp"):
         coopgraph.run(team=["mhp", "nobody"], out=tmp_path)
-    with pytest.raises(ValueError, match="max_steps must be at least 1"):
+    with pytest.raises(ValueError, match="max_steps must be a whole number of 1 or more"):
         coopgraph.run(max_steps=0, out=tmp_path)
     assert not list(tmp_path.iterdir())
 

@@ -6,6 +6,7 @@ test fails `test_every_block_is_claimed`. Blocks that start an embedded model ar
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import re
@@ -204,8 +205,11 @@ def test_evaluate_block(workspace: Path) -> None:
 
 
 def test_llmco_plays_a_kitchen_with_the_scripted_policy(workspace: Path) -> None:
-    out = run_block(block("kitchen_scripted"), workspace).split()
-    assert float(out[-2]) >= 0 and float(out[-1]) > 0  # it ran the whole graph and asked the stand-in
+    *_, numbers, served = run_block(block("kitchen_scripted"), workspace).strip().splitlines()
+    score, calls = (float(n) for n in numbers.split())
+    assert score >= 0 and calls > 0  # it ran the whole graph and asked the stand-in
+    by_cook = ast.literal_eval(served)  # who served: the soups add up to the score
+    assert set(by_cook) == {"alice", "bob"} and 20 * sum(by_cook.values()) == score
 
 
 @pytest.mark.slow

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from pydantic import BaseModel, Field
 
-from coopgraph.tracing import Tracer, read_events
+from coopgraph.record.trace_file import Tracer, read_events
 
 #: The questions as the page asks them (CoELA's user study: a 7-point scale for each).
 QUESTIONS: dict[str, str] = {

@@ -11,10 +11,10 @@ import time
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.teams import HUMAN
 from coopgraph.play.member import HumanMember
 from coopgraph.play.seat import Seat, SeatLeft
-from coopgraph.tracing import Tracer, read_events
+from coopgraph.record.trace_file import Tracer, read_events
+from coopgraph.runtime.teams import HUMAN
 
 
 class PlayError(ValueError):
@@ -77,11 +77,12 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
                  env_options: dict[str, Any] | None = None, max_steps: int | None = None, seed: int = 0,
                  step_limit_s: float | None = None, show_plans: bool = False, trace_name: str | None = None,
                  ) -> dict[str, Any]:
-    """Run one episode with the person at `seat` as the team's `human`; returns what `run_configured` returns.
+    """Run one episode with the person at `seat` as the team's `human`; returns the run's result as its JSON payload
+    (`RunResult.payload`), which the front ends extend with `human_agent` and the ratings.
     `llm` is what `run_configured` takes (a setting, a factory, or one per member).
     When the person leaves (the seat raises, or Ctrl-C) the trace is marked abandoned and `PlayAbandoned` raised."""
     from coopgraph import envs
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     probe = envs.make(env, episode=episode, num_agents=len(team), **(env_options or {}))
     agent = human_agent(team, list(probe.possible_agents))
@@ -96,7 +97,7 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
     try:
         result = run_configured(env, env_options or {}, episode, team, llm, max_steps, out, seed=seed,
                                 listeners=[forward], trace_name=trace.name, keep_checkpoints=True,
-                                seat_human=lambda: HumanMember(seat, step_limit_s))
+                                seat_human=lambda: HumanMember(seat, step_limit_s)).payload()
     except (KeyboardInterrupt, SeatLeft):
         raise PlayAbandoned(trace, mark_abandoned(trace)) from None
     result["human_agent"] = agent

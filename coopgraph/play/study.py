@@ -32,7 +32,7 @@ def _row(session: Session, suite: Any, llms: list[str | None], digest: str, trac
 
 
 def _done(row: dict[str, Any], result: dict[str, Any], ratings: dict[str, Any] | None) -> dict[str, Any]:
-    metrics = {k: float(v) for k, v in result["metrics"].items()}
+    metrics = {k: v if isinstance(v, dict) else float(v) for k, v in result["metrics"].items()}
     if ratings is not None:
         metrics.update(helpfulness=float(ratings["helpfulness"]), trust=float(ratings["trust"]))
     return {**row, **{k: v for k, v in metrics.items() if k in ("subgoals_done", "subgoals_total",

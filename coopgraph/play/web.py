@@ -25,13 +25,13 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from coopgraph.evals import trace_view
 from coopgraph.play.ratings import QUESTIONS, Ratings
 from coopgraph.play.turn import Answer
 from coopgraph.play.web_seat import WebSeat
+from coopgraph.record import viewer
 
 STATIC = Path(__file__).parent / "static"
-TRACE_VIEW = Path(trace_view.__file__).parent
+TRACE_VIEW = Path(viewer.__file__).parent
 LOCAL = "127.0.0.1"
 _SHARED = ("grid.js", "house.js")
 _POLL_S = 0.1

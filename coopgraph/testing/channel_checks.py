@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from coopgraph.agent import GraphAgent
+    from coopgraph.runtime.graph_agent import GraphAgent
 
 
 class ChannelNotReturned(AssertionError):

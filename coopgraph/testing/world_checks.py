@@ -8,7 +8,8 @@ world by name (on its declared default episode), resets it and asserts, with a m
   `default_episode` the one registered with the world;
 - `agent_info(agent)` is an `AgentInfo` subclass of the world's own for every agent, naming that agent, the
   world and its episode, with `max_steps` equal to the observations' horizon;
-- `metrics()` has `success`, `steps`, typed `per_agent` models for every agent and a `summary()` of numbers;
+- `metrics()` has `success`, `steps`, typed `per_agent` models for every agent and a `summary()` of numbers
+  (or, for a figure split by agent, a mapping of every agent to a number);
 - `layout()` is None or JSON-able.
 """
 
@@ -22,7 +23,7 @@ from typing import Any, get_args
 from pettingzoo import ParallelEnv
 from pydantic import BaseModel
 
-from coopgraph.envs.protocol import AgentInfo, TimeUnit, World
+from coopgraph.envs.protocol import AgentInfo, MetricValue, TimeUnit, World
 from coopgraph.envs.registry import default_episode, make
 
 
@@ -37,7 +38,11 @@ class WorldReport:
     info_type: str
     metrics_type: str
     agents: list[str] = field(default_factory=list)
-    summary: dict[str, float] = field(default_factory=dict)
+    summary: dict[str, MetricValue] = field(default_factory=dict)
+
+
+def _finite(value: object) -> bool:
+    return isinstance(value, float) and math.isfinite(value)
 
 
 def _check(env_name: str, condition: object, message: str) -> None:
@@ -92,10 +97,11 @@ def _check_world(env_name: str, env: Any, episode: str) -> WorldReport:
     _check(env_name, set(metrics.per_agent) == set(agents) and all(isinstance(m, BaseModel)
                                                                     for m in metrics.per_agent.values()),
            f"metrics().per_agent must hold a typed model for each of {agents}, got {sorted(metrics.per_agent)}")
-    summary = metrics.summary()
-    _check(env_name, all(isinstance(v, float) and math.isfinite(v) for v in summary.values())
-           and {"success", "steps"} <= set(summary),
-           f"metrics().summary() must map names (success and steps among them) to finite floats, got {summary}")
+    summary = dict(metrics.summary())
+    _check(env_name, all(_finite(v) or (isinstance(v, dict) and set(v) == set(agents) and all(map(_finite, v.values())))
+                         for v in summary.values()) and {"success", "steps"} <= set(summary),
+           f"metrics().summary() must map names (success and steps among them) to finite floats, or to a float for "
+           f"each of {agents}, got {summary}")
     layout = world.layout()
     try:
         json.dumps(layout)

@@ -4,6 +4,6 @@
 `docs/envs/collab.md`. Modules: `maps` (the room graphs), `capture` and `escape` (each game's rules as pure
 functions, shared by the worlds, the scripted partners and the reasoning rows), `episodes` (the named starts),
 `observation`, `metrics`, `capture_env` and `escape_env` (the ParallelEnvs, on `world`), `belief` (the reference
-prompt's state text), `affordances` (its lettered action list), `skillbook`, `kit`, `planners` (scripted partners)
-and `reasoning` (question rows in LLM-Co's reasoning-set format).
+prompt's state text), `affordances` (its lettered action list), `skillbook`, `kit`, `experts.planners` (scripted
+partners) and `reasoning` (question rows in LLM-Co's reasoning-set format).
 """

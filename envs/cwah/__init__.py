@@ -1,11 +1,12 @@
 """Communicative Watch-And-Help (C-WAH): a symbolic, text version of CoELA's household benchmark.
 
-`CWAHEnv` is the environment; `Belief`, `CWAHAffordances` and `CWAHSkillBook` are what agents use to
-track the world, list high-level actions and execute them. Docs: docs/envs/cwah.md.
+`CWAHEnv` is the environment; `CWAHBelief`, `CWAHAffordances` and `CWAHSkillBook` are what agents use to
+track the world, list high-level actions and execute them; `messages` and `news` are the templated messages
+agents and the kit exchange; `experts/` holds the scripted partners (MHP, the oracle). Docs: docs/envs/cwah.md.
 """
 
 from coopgraph.envs.cwah.affordances import CWAHAffordances
-from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerIntent, PartnerState
+from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject, PartnerIntent, PartnerState
 from coopgraph.envs.cwah.config import CWAHConfig
 from coopgraph.envs.cwah.env import CWAHEnv, make_cwah, make_cwah_noisy
 from coopgraph.envs.cwah.episode import Episode, load_episode_file, save_episode_file
@@ -23,7 +24,7 @@ from coopgraph.envs.cwah.observation import describe_goal
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 
 __all__ = [
-    "Belief",
+    "CWAHBelief",
     "CWAHAffordances",
     "CWAHConfig",
     "CWAHEnv",

@@ -10,19 +10,19 @@ Each option carries the generic fields planners sort and filter on (`annotate`).
 from __future__ import annotations
 
 from coopgraph.envs.cwah.annotate import annotate
-from coopgraph.envs.cwah.belief import Belief, KnownObject
+from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
 
 
 class CWAHAffordances:
     """Implements the `Affordances` protocol for C-WAH."""
 
-    def available(self, belief: Belief, message: str | None = None) -> list[Affordance]:
+    def available(self, belief: CWAHBelief, message: str | None = None) -> list[Affordance]:
         """The ordered action list, annotated for planners (`annotate`); `message` (a drafted text) adds a
         `[send_message]` entry first."""
         return annotate(belief, self._listed(belief, message))
 
-    def observed(self, belief: Belief) -> list[Affordance]:
+    def observed(self, belief: CWAHBelief) -> list[Affordance]:
         """`observed_actions`: grabs of the free items seen that `available` leaves out (a class no subgoal asks
         for, a dummy, a finished subgoal's spare), annotated alike; never an object already in place on its goal
         target (the reference's "satisfied"); none with both hands full. REVECA ranks these
@@ -37,7 +37,7 @@ class CWAHAffordances:
         return annotate(belief, [self._grab(belief, obj) for obj in extra])
 
     @staticmethod
-    def _grab(belief: Belief, obj: KnownObject) -> Affordance:
+    def _grab(belief: CWAHBelief, obj: KnownObject) -> Affordance:
         holder = belief.objects.get(obj.inside) if obj.inside is not None else None
         closed = holder is not None and holder.is_open is False
         return Affordance(
@@ -50,7 +50,7 @@ class CWAHAffordances:
             via_id=holder.id if closed and holder else None,
         )
 
-    def _listed(self, belief: Belief, message: str | None) -> list[Affordance]:
+    def _listed(self, belief: CWAHBelief, message: str | None) -> list[Affordance]:
         options: list[Affordance] = []
         if message:
             options.append(message_affordance(message))
@@ -74,7 +74,7 @@ class CWAHAffordances:
         return options + puts
 
     @staticmethod
-    def _explores(belief: Belief) -> list[Affordance]:
+    def _explores(belief: CWAHBelief) -> list[Affordance]:
         rooms = [r for r in belief.unexplored_rooms() if r != belief.room_id]
         if not rooms:  # everything seen once: allow going back to look again
             rooms = [r for r in sorted(belief.rooms) if r != belief.room_id]
@@ -91,7 +91,7 @@ class CWAHAffordances:
         ]
 
     @staticmethod
-    def _puts(belief: Belief) -> list[Affordance]:
+    def _puts(belief: CWAHBelief) -> list[Affordance]:
         by_target: dict[int, list[int]] = {}
         for object_id in belief.holding:
             obj = belief.objects.get(object_id)

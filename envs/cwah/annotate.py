@@ -13,14 +13,14 @@ import math
 from collections import Counter
 
 from coopgraph.envs.cwah import estimates
-from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.belief import CWAHBelief
 from coopgraph.envs.protocol import Affordance, PartnerClaim, Point
 
 #: The kinds a partner may do before this agent: a put is the holder's alone, and a room is not a race.
 _CONTESTED = ("gograb", "gocheck")
 
 
-def target_place(belief: Belief, option: Affordance) -> tuple[Point | None, int | None]:
+def target_place(belief: CWAHBelief, option: Affordance) -> tuple[Point | None, int | None]:
     """Where an option takes the agent: a room's centre for exploring, else its target's known place (or its
     room, when only the room is known)."""
     if option.kind == "goexplore":
@@ -31,13 +31,13 @@ def target_place(belief: Belief, option: Affordance) -> tuple[Point | None, int 
     return None, option.room_id
 
 
-def my_distance(belief: Belief, option: Affordance) -> float:
+def my_distance(belief: CWAHBelief, option: Affordance) -> float:
     """Walking metres from where this agent stands to where an option takes it (inf when that is unknown)."""
     pos, room = target_place(belief, option)
     return belief.walk_distance(belief.position, belief.room_id, pos, room)
 
 
-def partner_nearer(belief: Belief, option: Affordance, mine: float) -> str | None:
+def partner_nearer(belief: CWAHBelief, option: Affordance, mine: float) -> str | None:
     """The name of a partner seen this step that stands nearer to a grab's or check's target than this agent
     (`mine` metres); for a grab, only a partner with a free hand (full hands cannot take it first)."""
     if option.kind not in _CONTESTED:
@@ -53,7 +53,7 @@ def partner_nearer(belief: Belief, option: Affordance, mine: float) -> str | Non
     return None
 
 
-def partner_going(belief: Belief, option: Affordance, announced: set[int]) -> str | None:
+def partner_going(belief: CWAHBelief, option: Affordance, announced: set[int]) -> str | None:
     """The name of a partner that said it goes for this option's target: a grab it announced (`announced`, the
     belief's `announced_grabs`: not if this agent announced it first) or a container it said it would check."""
     if option.kind not in _CONTESTED or option.target_id is None:
@@ -66,7 +66,7 @@ def partner_going(belief: Belief, option: Affordance, announced: set[int]) -> st
     return None
 
 
-def partner_in_room(belief: Belief, option: Affordance, rooms: dict[int, str]) -> str | None:
+def partner_in_room(belief: CWAHBelief, option: Affordance, rooms: dict[int, str]) -> str | None:
     """The name of a free-handed partner seen or heard lately in the room of a grab's target, when this agent is
     elsewhere (`rooms`: the belief's `free_partner_rooms`). Rooms get no such claim: on the train houses a
     partner's presence did not change how often MHP explores a room (13% against 12%)."""
@@ -76,7 +76,7 @@ def partner_in_room(belief: Belief, option: Affordance, rooms: dict[int, str]) -
     return rooms.get(room) if room is not None else None
 
 
-def claims(belief: Belief, option: Affordance, mine: float, announced: set[int],
+def claims(belief: CWAHBelief, option: Affordance, mine: float, announced: set[int],
            rooms: dict[int, str]) -> tuple[PartnerClaim, ...]:
     """Every reason a partner will likely do this option first, strongest first: it stands nearer, it said it
     goes for it, it was lately in the target's room."""
@@ -90,7 +90,7 @@ def claims(belief: Belief, option: Affordance, mine: float, announced: set[int],
     return tuple(found)
 
 
-def room_notes(belief: Belief, option: Affordance) -> tuple[str, ...]:
+def room_notes(belief: CWAHBelief, option: Affordance) -> tuple[str, ...]:
     """For a room to explore: `explored`, or else each goal target not found yet that usually stands in a room
     of its kind (common sense a large model brings to the prompt and a small one lacks)."""
     if option.kind != "goexplore" or option.target_id is None:
@@ -100,7 +100,7 @@ def room_notes(belief: Belief, option: Affordance) -> tuple[str, ...]:
     return tuple(f"usual room of the {name}" for name in belief.unseen_targets_usually_in(option.target_id))
 
 
-def annotate(belief: Belief, options: list[Affordance]) -> list[Affordance]:
+def annotate(belief: CWAHBelief, options: list[Affordance]) -> list[Affordance]:
     """`options` with their generic fields filled from the belief as it stands (copies; same order).
 
     `value` and `cost` of a look are MHP's own (`estimates.look_values`, what is still to fetch after partners'

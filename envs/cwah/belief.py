@@ -1,6 +1,6 @@
 """An agent's belief about a C-WAH house, built only from its own observations and what partners tell it.
 
-Both the baselines and LLM agents keep one `Belief` per agent: call `update(observation)` every step,
+Both the baselines and LLM agents keep one `CWAHBelief` per agent: call `update(observation)` every step,
 record partners' reports with the `note_*` methods, and hand it to `CWAHAffordances.available`.
 It remembers rooms explored, objects and containers seen (room, relation, last step), containers
 checked, where partners were last seen and what they held, and counts goal progress.
@@ -87,7 +87,7 @@ class PartnerIntent(BaseModel):
         return self.kind.removeprefix("go")
 
 
-class Belief:
+class CWAHBelief:
     """One agent's semantic memory of the house and the task."""
 
     def __init__(self, agent_id: str, env_info: CWAHAgentInfo) -> None:

@@ -16,7 +16,7 @@ from coopgraph.envs.cwah.layout import euclid
 from coopgraph.envs.protocol import Affordance
 
 if TYPE_CHECKING:
-    from coopgraph.envs.cwah.belief import Belief, KnownObject, PartnerState
+    from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject, PartnerState
 
 PARTNER_RECENT_STEPS = 8
 LOCAL_EXPLORE_STEPS = 4.0
@@ -25,16 +25,16 @@ MIN_PLACES = 12
 VISIBLE_SHARE = 0.5  # entering a room reveals what lies on surfaces, about half of what is there
 
 
-def steps_for(belief: Belief, metres: float) -> float:
+def steps_for(belief: CWAHBelief, metres: float) -> float:
     return metres / belief.config.walk_speed
 
 
-def partners_here(belief: Belief) -> list[PartnerState]:
+def partners_here(belief: CWAHBelief) -> list[PartnerState]:
     """Partners seen this very step (so in this agent's room)."""
     return [p for p in belief.partners.values() if p.last_seen_step == belief.step and p.position is not None]
 
 
-def partner_closer(belief: Belief, partners: list[PartnerState], obj: KnownObject) -> bool:
+def partner_closer(belief: CWAHBelief, partners: list[PartnerState], obj: KnownObject) -> bool:
     """Whether a partner in the same room is nearer to `obj` (ties go to the smaller agent id): the inferred
     intent that lets two planners in one room split its work instead of doing it twice."""
     if obj.position is None or obj.room_id != belief.room_id:
@@ -46,7 +46,7 @@ def partner_closer(belief: Belief, partners: list[PartnerState], obj: KnownObjec
     )
 
 
-def partner_focus(belief: Belief) -> tuple[set[int], set[int]]:
+def partner_focus(belief: CWAHBelief) -> tuple[set[int], set[int]]:
     """Rooms partners are in (seen lately or announced) and containers they said they would check."""
     rooms: set[int] = set()
     targets: set[int] = set()
@@ -68,7 +68,7 @@ def partner_focus(belief: Belief) -> tuple[set[int], set[int]]:
     return rooms, targets
 
 
-def _announced_class(belief: Belief) -> str | None:
+def _announced_class(belief: CWAHBelief) -> str | None:
     """The class of the object this agent said it goes to grab, while that grab is still to do."""
     mine = belief.intent
     obj = belief.objects.get(mine.target_id) if mine is not None and mine.kind == "gograb" else None  # type: ignore[arg-type]
@@ -77,7 +77,7 @@ def _announced_class(belief: Belief) -> str | None:
     return obj.name
 
 
-def claimed(belief: Belief) -> set[int]:
+def claimed(belief: CWAHBelief) -> set[int]:
     """Objects a partner holds or said it is going for (unless this agent said so first), and objects a
     free-handed partner is nearer to: in this room, or in the room it was seen or heard in lately."""
     taken = {i for partner in belief.partners.values() for i in partner.holding}
@@ -106,7 +106,7 @@ def _check_value(container: KnownObject, missing: dict[str, int], prior_weight: 
     )
 
 
-def _explore_value(belief: Belief, option: Affordance, missing: dict[str, int], prior_weight: float) -> float:
+def _explore_value(belief: CWAHBelief, option: Affordance, missing: dict[str, int], prior_weight: float) -> float:
     """Expected needed objects seen on entering a room, plus one for each goal target usually kept there."""
     room_name = belief.rooms[option.target_id].name  # type: ignore[index]
     value = VISIBLE_SHARE * sum(
@@ -117,7 +117,7 @@ def _explore_value(belief: Belief, option: Affordance, missing: dict[str, int], 
 
 
 def look_values(
-    belief: Belief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
+    belief: CWAHBelief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
 ) -> list[tuple[float, float, Affordance]]:
     """The checks and explores among `looks` as (expected needed objects found, steps, option), in the given
     order. Places a partner is busy with, and rooms explored lately, are worth less."""
@@ -154,7 +154,7 @@ def steps_per_find(steps: float, value: float) -> float:
 
 
 def ranked_looks(
-    belief: Belief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
+    belief: CWAHBelief, looks: list[Affordance], needs: Counter[str], prior_weight: float = 0.0
 ) -> list[tuple[float, float, Affordance]]:
     """The checks and explores among `looks` as (steps per expected find, steps, option), best first (ties
     keep the given order); see `look_values`."""
@@ -165,7 +165,7 @@ def ranked_looks(
 
 
 def detour_budget(
-    belief: Belief, options: list[Affordance], needs: Counter[str], taken: set[int] | None = None,
+    belief: CWAHBelief, options: list[Affordance], needs: Counter[str], taken: set[int] | None = None,
 ) -> float | None:
     """The most steps a look may cost to be taken on the way to a delivery, or None when no look is: a hand
     must be free, something still needed, no needed object there to grab instead (a fetch comes before a look),
@@ -182,7 +182,7 @@ def detour_budget(
 
 
 def look_before_put(
-    belief: Belief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0,
+    belief: CWAHBelief, options: list[Affordance], needs: Counter[str], prior_weight: float = 0.0,
     taken: set[int] | None = None,
 ) -> Affordance | None:
     """The best-ranked look, when it is worth taking on the way to a delivery: it costs no more than

@@ -11,12 +11,12 @@ from __future__ import annotations
 import re
 
 from coopgraph.envs import CWAH_CAPABILITIES
-from coopgraph.envs.baselines.news import NewsReporter
-from coopgraph.envs.baselines.templates import read_message as read_template
 from coopgraph.envs.cwah.affordances import CWAHAffordances
-from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.belief import CWAHBelief
 from coopgraph.envs.cwah.catalog import CONTAINER_CLASSES, ROOM_TYPES, SURFACE_CLASSES
 from coopgraph.envs.cwah.env import CWAHAgentInfo
+from coopgraph.envs.cwah.messages import read_message as read_template
+from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
 from coopgraph.envs.protocol import LABEL_PATTERN, AgentKit, Message
 
@@ -27,7 +27,7 @@ _SENTENCES = re.compile(r"[^.;!?|]+")
 _INTENT_WORDS = re.compile(r"\b(will|going to|gonna|should|plan|let's|let us|next|could you|can you)\b", re.IGNORECASE)
 
 
-def read_free_text(belief: Belief, message: Message) -> None:
+def read_free_text(belief: CWAHBelief, message: Message) -> None:
     """Facts stated in free text: `<x> (i) in/on <y> (j)` places x; a sentence saying a container is
     empty or checked marks it checked."""
     for sentence in _SENTENCES.findall(message.text):
@@ -48,7 +48,7 @@ def read_free_text(belief: Belief, message: Message) -> None:
                     belief.note_checked(int(cid))
 
 
-def read_message(belief: Belief, message: Message) -> None:
+def read_message(belief: CWAHBelief, message: Message) -> None:
     """Template sections first (exact), then whatever free text states."""
     if any(part.startswith(("P: ", "I: ", "B: ")) for part in message.text.split(" | ")):
         read_template(belief, message)
@@ -59,7 +59,7 @@ def read_message(belief: Belief, message: Message) -> None:
 def make_kit(env_info: CWAHAgentInfo) -> AgentKit:
     """Registered as the `cwah` (and `cwah-noisy`) kit; `env_info` is `CWAHEnv.agent_info(agent_id)`."""
     return AgentKit(
-        belief=Belief(env_info.agent_id, env_info),
+        belief=CWAHBelief(env_info.agent_id, env_info),
         affordances=CWAHAffordances(),
         skillbook=CWAHSkillBook.from_env_info(env_info),
         read_message=read_message,

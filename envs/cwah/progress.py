@@ -16,13 +16,13 @@ from coopgraph.envs.capabilities import DISCOVERY, SUBGOAL, ProgressEvent
 from coopgraph.envs.protocol import STRICT_LABEL_PATTERN, GoalPredicate, Observation, label
 
 if TYPE_CHECKING:
-    from coopgraph.envs.cwah.belief import Belief, KnownObject
+    from coopgraph.envs.cwah.belief import CWAHBelief, KnownObject
 
 _PUT_HEAD = "[put]"  # C-WAH's primitive that places a held object on or in a target
 _FIRST_LABEL = re.compile(STRICT_LABEL_PATTERN)
 
 
-def _where(belief: Belief, obj: KnownObject) -> str:
+def _where(belief: CWAHBelief, obj: KnownObject) -> str:
     """` inside <fridge> (165)`, ` on <table> (9)` or ` in the kitchen`: where a found object lies."""
     for relation, holder_id in (("inside", obj.inside), ("on", obj.on)):
         holder = belief.objects.get(holder_id) if holder_id is not None else None
@@ -50,7 +50,7 @@ class ProgressTracker:
     done: dict[str, int] = field(default_factory=dict)
     started: bool = False
 
-    def events(self, belief: Belief, obs: Observation) -> list[ProgressEvent]:
+    def events(self, belief: CWAHBelief, obs: Observation) -> list[ProgressEvent]:
         """Goal objects known for the first time, then subgoals whose count went up, since the last call."""
         events: list[ProgressEvent] = []
         for obj in belief.goal_objects():

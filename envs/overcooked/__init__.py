@@ -5,5 +5,5 @@
 layouts, read safely), `kitchen` (LLM-Co's numbered places), `paths` (BFS distances and paths), `mdp` (the paper's
 rules, walls and gates on overcooked-ai's gridworld), `observation` and `observe`, `metrics`, `env` (the
 ParallelEnv), `belief` (LLM-Co's state description), `affordances` (its feasible actions), `skillbook` (its action
-manager), `kit`, `cooks` (the greedy and random partners).
+manager), `kit`, `experts.cooks` (the greedy and random partners).
 """

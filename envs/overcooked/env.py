@@ -80,6 +80,7 @@ class _Outcome:
     reason: str = ""
     group: AffordanceGroup | None = None
     message: Message | None = None
+    served: bool = False
 
 
 class OvercookedEnv(TextSpaces, ParallelEnv):
@@ -174,6 +175,7 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
             cook, outcome = self.cooks[agent_id], outcomes[agent_id]
             cook.points += points[index]
             cook.deliveries += int(served[index])
+            outcome.served = bool(served[index])
             cook.invalid_actions += int(not outcome.ok)
             outcome.group = self._group(before[index], held(self.state.players[index]), served[index])
             if outcome.message is not None:
@@ -233,6 +235,7 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
             "kitchen": self._kitchen_now(),
             "score": self.score,
             "deliveries": deliveries,
+            "served": bool(outcome and outcome.served),  # this cook delivered a soup this tick: who served
             "subgoals_done": deliveries,
             "success": self.score > 0,
         }

@@ -1,5 +1,8 @@
 """Overcooked's episode metrics: the score, soups delivered (team and per agent) and ticks played.
 
+`summary()` also says who served: `deliveries_by_agent` maps each cook to the soups it delivered itself, since a
+team score hides whether a planner cooked or its scripted partner carried it.
+
 Success is defined as `score > 0`: at least one soup delivered within the horizon. Overcooked never ends early
 (the paper scores what a team serves in 400 ticks), so success only says the team cooked and served at all; the
 score is the measure to compare.
@@ -8,6 +11,8 @@ score is the measure to compare.
 from __future__ import annotations
 
 from pydantic import BaseModel, Field
+
+from coopgraph.envs.protocol import MetricValue
 
 
 class CookMetrics(BaseModel):
@@ -33,5 +38,8 @@ class OvercookedMetrics(BaseModel):
     characters_sent: int = 0
     per_agent: dict[str, CookMetrics]
 
-    def summary(self) -> dict[str, float]:
-        return {key: float(value) for key, value in self.model_dump(exclude={"per_agent"}).items()}
+    def summary(self) -> dict[str, MetricValue]:
+        team: dict[str, MetricValue] = {key: float(value)
+                                        for key, value in self.model_dump(exclude={"per_agent"}).items()}
+        team["deliveries_by_agent"] = {agent: float(cook.deliveries) for agent, cook in self.per_agent.items()}
+        return team

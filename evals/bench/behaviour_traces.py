@@ -23,11 +23,11 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.chat import ScriptedChatModel
-from coopgraph.tracing import Tracer
 
 SPECS = ("coela", "coela-lite", "coela-brief", "coela-news", "capo", "capo-lite", "reveca", "reveca-rules", "llmco",
          "llmco-lite", "coela-nomemory", "capo-noadapt", "reveca-novalidation", "llmco-helper")
@@ -59,7 +59,7 @@ def prompt_driven(messages: list[Any], kwargs: dict[str, Any]) -> str:
 
 def record_run(spec: str, world: str) -> dict[str, Any]:
     """One episode of `spec` beside its world's scripted partner: actions, messages and prompts."""
-    from coopgraph.evals.teams import make_team
+    from coopgraph.runtime.teams import make_team
 
     options, partner, steps = WORLDS[world]
     lm = scripted_lm(prompt_driven)
@@ -69,7 +69,7 @@ def record_run(spec: str, world: str) -> dict[str, Any]:
         return {"refused": _WHERE.sub("", str(refused).splitlines()[0])}  # the reason, not the checkout's path
     env = envs.make(world, **options)
     actions: list[str] = []
-    members = [*team, make_baseline(partner)]
+    members = [*team, make_partner(partner)]
     for member in members:
         _record_actions(member, actions)
     tracer = Tracer(None)

@@ -15,9 +15,9 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.checkpoints import memory_saver, sqlite_saver
-from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import make_team
+from coopgraph.record.checkpoints import memory_saver, sqlite_saver
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.teams import make_team
 from coopgraph.testing import scripted_lm
 
 SPECS = ("coela", "capo", "reveca", "coela-brief")

@@ -12,9 +12,9 @@ import statistics
 import tempfile
 from pathlib import Path
 
-from coopgraph.evals.episode_run import run_configured
 from coopgraph.llm.factory import apply_offline_env, make_lm
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.launch import run_configured
 
 
 def main() -> None:
@@ -34,18 +34,18 @@ def main() -> None:
         for index in range(args.episodes):
             payload = run_configured("cwah", {}, f"test/{index}", args.team.split(","), lambda: lm,
                                      args.max_steps, folder, seed=0)
-            events = read_events(payload["trace_path"])
+            events = read_events(str(payload.trace_path))
             calls = [e for e in events if e["type"] == "llm_call"]
             choices = [e for e in calls if e.get("node") == "choose_action"]
             llm_s = sum(e["latency_s"] for e in calls)
             rows.append({
-                "episode": f"test/{index}", "steps": payload["steps"], "success": payload["success"],
+                "episode": f"test/{index}", "steps": payload.steps, "success": payload.success,
                 "llm_calls": len(calls), "decisions": len(choices),
                 "prompt_tokens_per_decision": statistics.mean(e["prompt_tokens"] for e in choices) if choices else 0,
                 "prompt_tokens_per_call": statistics.mean(e["prompt_tokens"] for e in calls) if calls else 0,
-                "wall_s": payload["wall_time_s"], "llm_s": llm_s,
-                "outside_llm_share": 1 - llm_s / payload["wall_time_s"] if payload["wall_time_s"] else 0,
-                "invalid": payload["invalid_answers"],
+                "wall_s": payload.wall_time_s, "llm_s": llm_s,
+                "outside_llm_share": 1 - llm_s / payload.wall_time_s if payload.wall_time_s else 0,
+                "invalid": payload.invalid_answers,
             })
     header = ("episode", "steps", "success", "llm_calls", "decisions", "prompt_tokens_per_decision",
               "prompt_tokens_per_call", "wall_s", "llm_s", "outside_llm_share", "invalid")

@@ -11,9 +11,11 @@ import statistics
 import time
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline, oracle_bound
 from coopgraph.envs.cwah import episode_sets, resolve_episode
-from coopgraph.evals.runner import EpisodeResult, run_episode
+from coopgraph.envs.cwah.experts.oracle import oracle_bound
+from coopgraph.envs.partners import make_partner
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.result import RunResult
 
 PAPER_STEPS = {"MHP": "111 (CoELA t.2)", "MHP + MHP": "75 (CoELA t.2)"}
 TEAMS: dict[str, list[str]] = {
@@ -24,9 +26,9 @@ TEAMS: dict[str, list[str]] = {
 }
 
 
-def run_team(members: list[str], episode: str, noise: int) -> EpisodeResult:
+def run_team(members: list[str], episode: str, noise: int) -> RunResult:
     env = make("cwah-noisy" if noise else "cwah", episode=episode, num_agents=len(members), noise=noise)
-    return run_episode(env, [make_baseline(name) for name in members])
+    return run_episode(env, [make_partner(name) for name in members])
 
 
 def table(episode_set: str, noise: int) -> list[str]:

@@ -24,8 +24,8 @@ from typing import Any
 from coopgraph.envs.protocol import action_kind
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer, generate, read_jsonl
 from coopgraph.nodes.context import AgentResources
+from coopgraph.nodes.families.planning import choose
 from coopgraph.nodes.order_vote import OrderVote
-from coopgraph.nodes.planning import choose
 
 
 def sample(decisions: list[dict[str, Any]], n: int, seed: int) -> list[dict[str, Any]]:

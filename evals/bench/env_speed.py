@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import WAIT
 
 #: The paper's seven Overcooked layouts (llmco.md §5), played for 400 ticks each.
@@ -51,7 +51,7 @@ def measure(episodes: int, noise: int) -> tuple[int, float, float]:
     def build(index: int) -> Callable[[], tuple[Any, list[Any]]]:
         episode = f"test/{index}" if index < 10 else f"train/{index - 10}"
         return lambda: (make("cwah-noisy" if noise else "cwah", episode=episode, noise=noise),
-                        [make_baseline("mhp"), make_baseline("mhp")])
+                        [make_partner("mhp"), make_partner("mhp")])
 
     return _total([build(i) for i in range(episodes)])
 
@@ -59,7 +59,7 @@ def measure(episodes: int, noise: int) -> tuple[int, float, float]:
 def measure_overcooked(layouts: tuple[str, ...] = OVERCOOKED_LAYOUTS, horizon: int = 400) -> tuple[int, float, float]:
     """Overcooked: total ticks, seconds, seconds inside env.step, two greedy cooks on each layout."""
     return _total([lambda name=name: (make("overcooked", layout=name, horizon=horizon),  # type: ignore[misc]
-                                      [make_baseline("greedy"), make_baseline("greedy")]) for name in layouts])
+                                      [make_partner("greedy"), make_partner("greedy")]) for name in layouts])
 
 
 def measure_tdw_mat(episodes: int = 24) -> tuple[int, float, float]:
@@ -68,7 +68,7 @@ def measure_tdw_mat(episodes: int = 24) -> tuple[int, float, float]:
     frames, total, in_env = 0, 0.0, 0.0
     for index in range(episodes):
         env = make("tdw-mat", episode=f"train/{index}")
-        team = [make_baseline("rhp"), make_baseline("rhp")]
+        team = [make_partner("rhp"), make_partner("rhp")]
         started = time.perf_counter()
         observations, _ = env.reset(seed=index)
         for offset, (agent, member) in enumerate(zip(env.possible_agents, team, strict=True)):

@@ -19,7 +19,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 #: CoELA's choice prompt, section by section (docs/planner.md measures each)
 SECTIONS = re.compile(r"(Goal:.*?\n)(Progress:.*?\n)(Dialogue so far:\n.*?)(My previous actions:.*?\n)(It is step.*)",

@@ -20,11 +20,11 @@ from collections.abc import Callable
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import shipped_specs
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import Tracer
 
 METHODS = ("coela", "capo", "reveca", "reveca-norelevance")
 _OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

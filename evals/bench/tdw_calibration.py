@@ -21,11 +21,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import Dataset, train_episodes
 from coopgraph.envs.tdw_mat.rules import TDWRules
 from coopgraph.evals.metrics import mean_improvement
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: CoELA table 1 (test split), food / stuff / total and EI against RHP alone.
 PAPER = {("RHP", "oracle"): (0.52, 0.49, 0.50, None), ("RHP+RHP", "oracle"): (0.76, 0.74, 0.75, 0.34),
@@ -61,8 +61,8 @@ def play(episodes: list[str], agents: int, seeds: int, dataset: str | None, **ru
         env = make("tdw-mat", episode=episode, num_agents=agents, **options, **rules)
         total = 0.0
         for seed in range(seeds):
-            result = run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
-            total += result.metrics["transport_rate"]
+            result = run_episode(env, [make_partner("rhp") for _ in range(agents)], seed=seed)
+            total += result.number("transport_rate")
         rates[episode], tasks[episode] = total / seeds, env.episode.task
     return Cell(rates, tasks)
 

@@ -17,9 +17,9 @@ import time
 from dataclasses import dataclass, field
 
 from coopgraph.envs import make
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import SPLITS, split_episodes
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 #: CoELA table 1 (test split, totals over food and stuff): (team, perception) -> food, stuff, total.
 PAPER = {("RHP", "oracle"): (0.52, 0.49, 0.50), ("RHP+RHP", "oracle"): (0.76, 0.74, 0.75),
@@ -59,9 +59,9 @@ def play(episodes: list[str], agents: int, perception: str, seeds: int) -> Rates
     found = Rates()
     for episode in episodes:
         env = make("tdw-mat", episode=episode, num_agents=agents, perception=perception)
-        results = [run_episode(env, [make_baseline("rhp") for _ in range(agents)], seed=seed)
+        results = [run_episode(env, [make_partner("rhp") for _ in range(agents)], seed=seed)
                    for seed in range(seeds)]
-        found.rates[episode] = statistics.mean(r.metrics["transport_rate"] for r in results)
+        found.rates[episode] = statistics.mean(r.number("transport_rate") for r in results)
         found.scenes[episode], found.tasks[episode] = env.episode.scene, env.episode.task
     return found
 

@@ -39,8 +39,8 @@ from coopgraph.evals.parallel import run_jobs
 from coopgraph.evals.report import in_job_order
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import Suite, expand_jobs, parse_suite
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing.sampling_server import Seen, sampling_server
-from coopgraph.tracing import read_events
 
 SUITE = """\
 name: throughput

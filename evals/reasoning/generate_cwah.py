@@ -14,8 +14,8 @@ from __future__ import annotations
 import random
 
 from coopgraph import envs
-from coopgraph.envs.baselines.mhp import MHPAgent
-from coopgraph.envs.cwah.belief import Belief
+from coopgraph.envs.cwah.belief import CWAHBelief
+from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,
@@ -25,8 +25,8 @@ from coopgraph.evals.reasoning.generate_rows import (
     question_row,
     sample_choice,
 )
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "C-WAH"
 NOT_SEEN = "I have not seen it yet."
@@ -38,7 +38,7 @@ class QuizMHP(MHPAgent):
     def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)
         self.env_info = env_info
-        self.choices: list[tuple[int, Belief, list[Affordance], Affordance]] = []
+        self.choices: list[tuple[int, CWAHBelief, list[Affordance], Affordance]] = []
         self.plans: dict[int, Affordance | None] = {}
 
     def _next_plan(self) -> Affordance | None:
@@ -57,7 +57,7 @@ class QuizMHP(MHPAgent):
         return action
 
 
-def game_description(belief: Belief, env_info: AgentInfo) -> str:
+def game_description(belief: CWAHBelief, env_info: AgentInfo) -> str:
     names = [p.name for p in belief.partners.values()]
     variables = {"agent_name": belief.agent_name, "partner_names": names, "goal": "", "progress": "",
                  "dialogue": "", "previous_actions": "", "step": 0, "max_steps": 0, "instructions": "", "options": []}
@@ -65,14 +65,14 @@ def game_description(belief: Belief, env_info: AgentInfo) -> str:
     return f"{system}\nGoal: {env_info['goal_text']}"
 
 
-def state_text(belief: Belief) -> str:
+def state_text(belief: CWAHBelief) -> str:
     """The progress summary the CoELA prompt carries, the step, and what partners last said they would do."""
     said = [f"{belief.partners[a].name} said at step {i.step} that they go to {i.verb} {belief.label_of(i.target_id)}."
             for a, i in belief.partner_intents.items() if i.target_id is not None and a in belief.partners]
     return " ".join([f"It is step {belief.step}.", belief.progress_text(), *said])
 
 
-def rooms_choice(belief: Belief, answer: int | None, rng: random.Random, extra: list[str] | None = None) -> Choice:
+def rooms_choice(belief: CWAHBelief, answer: int | None, rng: random.Random, extra: list[str] | None = None) -> Choice:
     """Every room of the house (C-WAH houses have four) shuffled (agents start in the kitchen more often than
     not), then any extra options."""
     rooms = [belief.rooms[r].label for r in sorted(belief.rooms)]
@@ -82,7 +82,7 @@ def rooms_choice(belief: Belief, answer: int | None, rng: random.Random, extra: 
     return Choice(options, [index])
 
 
-def where_question(belief: Belief, rng: random.Random) -> tuple[str, Choice] | None:
+def where_question(belief: CWAHBelief, rng: random.Random) -> tuple[str, Choice] | None:
     seen = [o for o in belief.objects.values() if o.kind == "item" and o.name in belief.goal_classes
             and o.room_id is not None and o.held_by is None]
     if not seen:
@@ -91,12 +91,12 @@ def where_question(belief: Belief, rng: random.Random) -> tuple[str, Choice] | N
     return f"In which room did I last see {obj.label}?", rooms_choice(belief, obj.room_id, rng)
 
 
-def remaining_question(belief: Belief, rng: random.Random) -> tuple[str, Choice]:
+def remaining_question(belief: CWAHBelief, rng: random.Random) -> tuple[str, Choice]:
     left = sum(belief.remaining(p) for p in belief.goal)
     return "How many goal objects, as far as I know, still have to be put in place?", count_choice(left, rng)
 
 
-def target_question(belief: Belief, rng: random.Random) -> tuple[str, Choice]:
+def target_question(belief: CWAHBelief, rng: random.Random) -> tuple[str, Choice]:
     predicate = rng.choice(belief.goal)
     target = belief.objects.get(predicate.target_id)
     room = target.room_id if target is not None else None
@@ -106,14 +106,14 @@ def target_question(belief: Belief, rng: random.Random) -> tuple[str, Choice]:
             rooms_choice(belief, room, rng, [NOT_SEEN]))
 
 
-def ec_question(belief: Belief, rng: random.Random) -> tuple[str, Choice]:
+def ec_question(belief: CWAHBelief, rng: random.Random) -> tuple[str, Choice]:
     pick = rng.randrange(3)
     if pick == 0:
         return where_question(belief, rng) or remaining_question(belief, rng)
     return remaining_question(belief, rng) if pick == 1 else target_question(belief, rng)
 
 
-def tom_question(me: QuizMHP, partner: QuizMHP, belief: Belief, time: int,
+def tom_question(me: QuizMHP, partner: QuizMHP, belief: CWAHBelief, time: int,
                  rng: random.Random) -> tuple[str, Choice] | None:
     """The partner's plan at this step: as one of the actions it chose it from, or as the room it leads to."""
     intent = partner.plans.get(time)

@@ -16,11 +16,11 @@ import random
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
 from coopgraph.envs.overcooked.belief import OvercookedBelief
-from coopgraph.envs.overcooked.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.protocol import AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.reasoning.generate_rows import DIRECTIVES, Choice, question_row, sample_choice
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "Overcooked"
 

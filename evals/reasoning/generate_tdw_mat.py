@@ -17,10 +17,10 @@ import bisect
 import random
 
 from coopgraph import envs
-from coopgraph.envs.baselines.rhp import BED, CONTAINER, TARGET, RHPAgent
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.affordances import EXPLORE, GOTO, GRAB, PUT, TRANSPORT, TDWAffordances
 from coopgraph.envs.tdw_mat.belief import TDWBelief
+from coopgraph.envs.tdw_mat.experts.rhp import BED, CONTAINER, TARGET, RHPAgent
 from coopgraph.evals.reasoning.generate_rows import (
     DIRECTIVES,
     Choice,
@@ -31,8 +31,8 @@ from coopgraph.evals.reasoning.generate_rows import (
     split_of,
 )
 from coopgraph.evals.reasoning.questions import SPLIT_COLUMN
-from coopgraph.evals.runner import run_episode
 from coopgraph.prompts.render import render_messages
+from coopgraph.runtime.episode_loop import run_episode
 
 GAME = "TDW-MAT"
 #: RHP's frame thresholds, counted back from the horizon: bring what is held to the bed after `max - 700`, look

@@ -24,7 +24,7 @@ from coopgraph.evals.reasoning.questions import Question
 from coopgraph.evals.reasoning.scoring import read_faithful, read_fixed
 from coopgraph.evals.store import ResultStore
 from coopgraph.prompts.render import PROMPTS_DIR, template_file
-from coopgraph.tracing import Tracer
+from coopgraph.record.trace_file import Tracer
 
 ENV = "reasoning"
 #: Bumped when the way questions are asked changes, so older rows stop counting as the current configuration.

@@ -58,7 +58,7 @@ def test_an_unknown_episode_is_not_blamed_on_the_env_options(tmp_path: Path) -> 
 @pytest.mark.parametrize("value", ["0", "-3"])
 def test_run_refuses_a_step_budget_below_one(tmp_path: Path, value: str) -> None:
     code, output = _invoke("run", "--team", "mhp,mhp", "--max-steps", value, "--out", str(tmp_path))
-    _one_clear_line(code, output, f"--max-steps must be 1 or more, got {value}", "leave it out")
+    _one_clear_line(code, output, f"--max-steps must be a whole number of 1 or more, got {value}", "leave it out")
 
 
 @pytest.mark.parametrize("value", ["1.5", "-1", "abc", "1e3", " ", "0x10"])
@@ -70,14 +70,14 @@ def test_run_refuses_a_seed_that_is_not_a_whole_number(tmp_path: Path, value: st
 
 @pytest.mark.parametrize("bad", [-1, 1.5, "3", True])
 def test_run_configured_refuses_a_seed_that_is_not_a_whole_number(tmp_path: Path, bad: object) -> None:
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     with pytest.raises(ValueError, match="seed must be a whole number of 0 or more"):
         run_configured("cwah", {}, "test/0", ["mhp", "mhp"], "local", 5, tmp_path, seed=bad)  # type: ignore[arg-type]
 
 
 def test_run_configured_refuses_a_step_budget_below_one(tmp_path: Path) -> None:
-    from coopgraph.evals.episode_run import run_configured
+    from coopgraph.runtime.launch import run_configured
 
     for bad in (0, -3):
         with pytest.raises(ValueError, match="max_steps must be a whole number of 1 or more"):

@@ -62,7 +62,7 @@ def test_nodes_json_lists_contracts() -> None:
 
 
 def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_learned(monkeypatch) -> None:
-    import coopgraph.cli_run as cli_run
+    import coopgraph.cli.run as cli_run
 
     def stop(*args, **kwargs):
         raise ValueError("stopped before the episode")
@@ -83,7 +83,7 @@ def test_run_warns_before_asking_a_distilled_profile_with_a_prompt_it_never_lear
 
 
 def test_demo_plays_the_distilled_planner_on_the_prompt_it_learned_and_warns_on_a_mismatch(monkeypatch) -> None:
-    import coopgraph.cli_run as cli_run
+    import coopgraph.cli.run as cli_run
 
     seen: list[tuple] = []
 

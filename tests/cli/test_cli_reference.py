@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from coopgraph.cli_reference import markdown
+from coopgraph.cli.reference import markdown
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "cli.md"
 
 
 def test_cli_reference_is_current() -> None:
-    assert DOC.read_text(encoding="utf-8") == markdown(), "run: python -m coopgraph.cli_reference > docs/cli.md"
+    assert DOC.read_text(encoding="utf-8") == markdown(), "run: python -m coopgraph.cli.reference > docs/cli.md"
 
 
 def test_cli_reference_lists_nested_commands_and_their_options() -> None:

@@ -9,10 +9,10 @@ import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.episode_run import run_configured
+from coopgraph.runtime.launch import run_configured
 from coopgraph.testing import scripted_lm
-from tests.test_fork import MISLEAD
-from tests.test_replay import by_prompt
+from tests.runtime.test_fork import MISLEAD
+from tests.runtime.test_replay_decision import by_prompt
 
 
 @pytest.fixture(scope="module")
@@ -20,7 +20,7 @@ def mhp_trace(tmp_path_factory: pytest.TempPathFactory) -> Path:
     folder = tmp_path_factory.mktemp("mhp-cli")
     payload = run_configured("cwah", {}, "test/0", ["mhp", "mhp"], "local", None, folder, trace_name="run.jsonl",
                              keep_checkpoints=True)
-    return Path(payload["trace_path"])
+    return Path(payload.trace_path)
 
 
 def _invoke(*args: str) -> tuple[int, str]:
@@ -70,7 +70,7 @@ def test_fork_and_replay_of_a_run_without_checkpoints_say_what_it_needs(mhp_trac
     monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(by_prompt()))
     payload = run_configured("toyhouse", {}, "toyhouse/0", ["coela-brief", "toyhouse-expert"],
                              lambda: scripted_lm(by_prompt()), 10, tmp_path, trace_name="memory.jsonl")
-    code, output = _invoke("fork", payload["trace_path"], "--at", "4")
+    code, output = _invoke("fork", payload.trace_path, "--at", "4")
     assert code == 2 and "kept its checkpoints in memory" in output and "`coopgraph run`" in " ".join(output.split())
     code, output = _invoke("fork", str(tmp_path / "nope.jsonl"), "--at", "1")
     assert code == 2 and "no such trace file" in output
@@ -87,12 +87,12 @@ def test_replay_names_the_steps_an_agent_took_and_fork_takes_another_model(tmp_p
     monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
     payload = run_configured("toyhouse", {}, "toyhouse/0", ["coela-brief", "toyhouse-expert"],
                              lambda: scripted_lm(by_prompt()), 10, tmp_path, keep_checkpoints=True)
-    code, output = _invoke("replay", payload["trace_path"], "--agent", "agent_0", "--step", "99")
+    code, output = _invoke("replay", payload.trace_path, "--agent", "agent_0", "--step", "99")
     assert code == 2 and "agent_0 took no step 99; its steps run from 0 to" in output
-    code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--json")
+    code, output = _invoke("fork", payload.trace_path, "--at", "6", "--json")
     assert code == 0, output
     assert json.loads(output)["forked_from"]["changes"] == {"llm": None, "team": None, "say": None, "seed": None}
-    code, output = _invoke("fork", payload["trace_path"], "--at", "6", "--llm", "local-tiny", "--json")
+    code, output = _invoke("fork", payload.trace_path, "--at", "6", "--llm", "local-tiny", "--json")
     assert code == 0, output
     assert json.loads(output)["forked_from"]["changes"]["llm"] == "local-tiny" and asked[-1] == "local-tiny"
 

@@ -6,7 +6,7 @@ import warnings
 
 import pytest
 
-from coopgraph.cli import print_model_server_warnings
+from coopgraph.cli.app import print_model_server_warnings
 from coopgraph.llm.announce import ModelServerWarning, warn
 
 

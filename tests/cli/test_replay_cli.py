@@ -9,9 +9,9 @@ import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.evals.episode_run import run_configured
+from coopgraph.runtime.launch import run_configured
 from coopgraph.testing import scripted_lm
-from tests.test_replay import by_prompt
+from tests.runtime.test_replay_decision import by_prompt
 
 
 @pytest.fixture()
@@ -19,9 +19,9 @@ def trace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(by_prompt()))
     payload = run_configured("toyhouse", {}, "toyhouse/0", ["coela", "toyhouse-expert"],
                              lambda: scripted_lm(by_prompt()), 10, tmp_path, keep_checkpoints=True)
-    assert payload["replay"] == f"coopgraph replay {payload['trace_path']} --agent agent_0 --decision 1"
-    assert Path(payload["trace_path"]).with_suffix(".checkpoints.sqlite").is_file()
-    return Path(payload["trace_path"])
+    assert payload.replay == f"coopgraph replay {payload.trace_path} --agent agent_0 --decision 1"
+    assert Path(payload.trace_path).with_suffix(".checkpoints.sqlite").is_file()
+    return Path(payload.trace_path)
 
 
 def _invoke(*args: str) -> tuple[int, str]:

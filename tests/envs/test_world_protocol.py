@@ -13,11 +13,11 @@ from coopgraph import envs
 from coopgraph.envs.capabilities import Sightings
 from coopgraph.envs.cwah.env import CWAHAgentInfo
 from coopgraph.envs.protocol import World
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 ROOT = Path(__file__).resolve().parents[2]
 #: The runtime modules that talk to a world: the episode loop, run setup, the fork and its replaying world.
-RUNTIME = ("evals/runner.py", "evals/episode_run.py", "coopgraph/forking.py", "coopgraph/catch_up.py")
+RUNTIME = tuple(f"coopgraph/runtime/{name}.py" for name in ("episode_loop", "launch", "fork", "fork_catch_up"))
 WORLD_NAMES = {"env", "world"}
 
 

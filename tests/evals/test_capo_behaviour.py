@@ -10,12 +10,13 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import EpisodeResult, run_episode
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
+from coopgraph.runtime.result import RunResult
 from coopgraph.testing import check_spec_file, scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 CAPO_SPECS = sorted([GRAPHS_DIR / "capo.yaml", *(GRAPHS_DIR / "ablations").glob("capo-*.yaml"),
@@ -54,14 +55,14 @@ def capo_model(agree: bool | Callable[[str], bool] = True, fits: bool = False,
 
 
 def play(team: list[str], steps: int, model: Any = None, tracer: Any = None, seed: int = 0,
-         env_name: str = "cwah") -> tuple[EpisodeResult, list[Any]]:
-    members = [make_baseline(n) if n.startswith("mhp") else
+         env_name: str = "cwah") -> tuple[RunResult, list[Any]]:
+    members = [make_partner(n) if n.startswith("mhp") else
                GraphAgent(n, lm=scripted_lm(model or capo_model()), vector_memory=False) for n in team]
     env = envs.make(env_name, episode="test/0", num_agents=len(team))
     return run_episode(env, members, max_steps=steps, tracer=tracer, seed=seed), members
 
 
-def capo_messages(result: EpisodeResult, kind: str, version: int | None = None, sender: str | None = None) -> list:
+def capo_messages(result: RunResult, kind: str, version: int | None = None, sender: str | None = None) -> list:
     found = []
     for message in result.messages:
         match = re.match(r"\[capo (\w+) (\d+)", message.text)
@@ -198,14 +199,14 @@ def test_the_ablations_talk_as_their_names_say() -> None:
 
 
 def test_shipped_names_resolve_for_teams() -> None:
-    from coopgraph.evals.teams import member_kind
+    from coopgraph.runtime.teams import member_kind
 
     for path in CAPO_SPECS:
         assert member_kind(Path(path).stem) == "graph"
 
 
 def test_the_designer_is_drawn_from_the_episode_seed_and_the_whole_team_agrees() -> None:
-    from coopgraph.nodes.metaplan import random_designer, team_seed
+    from coopgraph.nodes.families.metaplan import random_designer, team_seed
 
     agents = ["alice", "bob", "carol"]
     for seed in range(12):  # each agent gets seed + its index from the runner, and recovers the same designer

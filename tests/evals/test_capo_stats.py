@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 from coopgraph.cli import app
 from coopgraph.evals.capo_stats import capo_statistics
 from coopgraph.evals.store import ResultStore
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import read_events
 from tests.evals.test_capo_behaviour import capo_model
 
 KNOWN_TRACE: list[dict[str, Any]] = [

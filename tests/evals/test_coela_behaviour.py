@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import Message
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
@@ -44,7 +44,7 @@ def _agent(script: Any, spec: str = "coela") -> tuple[GraphAgent, Any]:
 def test_coela_shares_what_it_finds_and_the_message_reaches_the_partner() -> None:
     agent, _ = _agent(sharing_planner)
     env = envs.make("cwah", episode="test/0", num_agents=2)
-    result = run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=20)
+    result = run_episode(env, [agent, make_partner("mhp-silent")], max_steps=20)
     sent = [m for m in result.messages if m.sender == "alice"]
     assert sent, "CoELA never sent a message"
     assert re.search(r"<\w+> \(\d+\)", sent[0].text)  # it names objects with their ids
@@ -119,7 +119,7 @@ def test_a_planner_only_profile_refuses_coela_and_coela_lite_never_drafts() -> N
     lm = scripted_lm(sharing_planner)
     agent = GraphAgent(load_spec("coela-lite", llm="local-coop"), lm=lm, vector_memory=False)
     env = envs.make("cwah", episode="test/0", num_agents=2)
-    result = run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=20)
+    result = run_episode(env, [agent, make_partner("mhp-silent")], max_steps=20)
     prompts = [msgs[-1].content for msgs, _ in lm.chat_model.calls]
     assert prompts and not any("My message:" in p for p in prompts)  # no drafting call at all
     assert not any("[send_message]" in option for p in prompts for _, option in OPTION.findall(p))
@@ -175,7 +175,7 @@ def test_coela_lists_goal_class_objects_only() -> None:
     def progress_names(spec: str) -> set[str]:
         agent, lm = _agent(_answers_a, spec)
         env = envs.make("cwah-noisy", episode="test/0", num_agents=2)
-        run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=25)
+        run_episode(env, [agent, make_partner("mhp-silent")], max_steps=25)
         prompts = [m[-1].content for m, _ in lm.chat_model.calls if "Available actions:" in m[-1].content]
         return {name for p in prompts for name in re.findall(r"<(\w+)> \(\d+\)", p.split("Dialogue so far:")[0])}
 

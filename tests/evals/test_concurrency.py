@@ -16,8 +16,8 @@ from coopgraph.cli import app
 from coopgraph.evals.parallel import ConcurrencyInvalid, run_jobs
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, parse_suite
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing.sampling_server import sampling_server
-from coopgraph.tracing import read_events
 from tests.evals.test_resume import _check_complete, _group_alive, _kill_group, _rerun, _start_and_interrupt, _stored
 from tests.evals.test_resume import _suite as resume_suite
 

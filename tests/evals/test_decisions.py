@@ -11,8 +11,8 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.baselines.oracle import plan_team
+from coopgraph.envs.cwah.experts.oracle import plan_team
+from coopgraph.envs.partners import make_partner
 from coopgraph.evals.bench.decision_agreement import evaluate, kind_of, presented, sample, summarize
 from coopgraph.evals.decisions import (
     SPLITS,
@@ -23,11 +23,11 @@ from coopgraph.evals.decisions import (
     true_state,
     write_jsonl,
 )
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.nodes.context import AgentResources
 from coopgraph.nodes.registry import NODES
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 
 ROLES = {"system": "system", "human": "user", "ai": "assistant"}
@@ -83,7 +83,7 @@ def test_facts_carry_the_agents_own_history(records: list[dict[str, Any]]) -> No
 
 
 def test_recording_does_not_change_how_mhp_plays() -> None:
-    plain = run_episode(envs.make("cwah", episode="test/1", num_agents=2), [make_baseline("mhp"), make_baseline("mhp")])
+    plain = run_episode(envs.make("cwah", episode="test/1", num_agents=2), [make_partner("mhp"), make_partner("mhp")])
     members = [RecordingMHP(), RecordingMHP()]
     recorded = run_episode(envs.make("cwah", episode="test/1", num_agents=2), members)
     assert (recorded.steps, recorded.messages) == (plain.steps, plain.messages)

@@ -12,15 +12,15 @@ import pytest
 import coopgraph
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import resolve_answer
-from coopgraph.envs.overcooked.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.protocol import PrimitiveAction
 from coopgraph.envs.registry import agent_kit
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import UnknownMemberError
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.graphs.loader import load_spec
 from coopgraph.graphs.mermaid import to_mermaid
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
+from coopgraph.runtime.teams import UnknownMemberError
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.kitchen_policy import kitchen_policy
 

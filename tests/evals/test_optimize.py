@@ -86,7 +86,7 @@ def test_saved_program_round_trips_through_a_spec(tmp_path: Path, decisions: lis
     program = tmp_path / "programs" / "choose.json"
     program.parent.mkdir()
     tuned.save(str(program))
-    from coopgraph.cli_optimize import write_tuned_spec
+    from coopgraph.cli.optimize import write_tuned_spec
 
     spec = tmp_path / "coela-tuned.yaml"
     write_tuned_spec(spec, "coela", tuner.node, program)

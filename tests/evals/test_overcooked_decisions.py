@@ -11,13 +11,13 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
+from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.data import chat_prompt, example
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 
@@ -54,7 +54,7 @@ def test_each_point_is_a_real_choice_labelled_with_the_greedy_cooks_pick(records
 def test_the_rendered_prompt_is_what_the_wiring_sends_in_play(records: list[dict[str, Any]]) -> None:
     lm = scripted_lm(["Action: wait."] * 200)
     env = envs.make("overcooked", layout="cramped_room", horizon=3)
-    run_episode(env, [GraphAgent(KITCHEN_SPEC, lm=lm), make_baseline("greedy")], seed=0)
+    run_episode(env, [GraphAgent(KITCHEN_SPEC, lm=lm), make_partner("greedy")], seed=0)
     sent = [{"role": {"system": "system", "human": "user", "ai": "assistant"}[m.type], "content": m.content}
             for m in lm.chat_model.calls[0][0]]
     first = next(r for r in records if r["agent"] == "alice" and r["step"] == 0)

@@ -9,11 +9,11 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.job_run import progress_from_events, run_job
 from coopgraph.evals.parallel import pending_jobs, run_jobs
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, parse_suite
-from coopgraph.tracing import read_events
+from coopgraph.evals.suite_job import progress_from_events, run_job
+from coopgraph.record.trace_file import read_events
 
 SUITE = """\
 name: tiny

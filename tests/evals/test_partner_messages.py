@@ -11,9 +11,9 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Message
-from coopgraph.evals.graph_agent import GraphAgent
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 TOLD_ID = 777

@@ -14,8 +14,8 @@ from coopgraph.cli import app
 from coopgraph.evals.reasoning.asking import ask, load_program
 from coopgraph.evals.reasoning.questions import COLUMNS, Question, load_questions
 from coopgraph.evals.reasoning.scoring import read_faithful, read_fixed
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import read_events
 from tests.evals.report_cells import check_cells
 
 SAMPLE = Path(__file__).resolve().parents[2] / "evals" / "reasoning" / "data" / "llmco_sample.csv"

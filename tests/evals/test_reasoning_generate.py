@@ -19,7 +19,7 @@ SHIPPED = Path(__file__).resolve().parents[2] / "evals" / "reasoning" / "data" /
 @pytest.fixture(scope="module")
 def cooks() -> list[QuizCook]:
     from coopgraph import envs
-    from coopgraph.evals.runner import run_episode
+    from coopgraph.runtime.episode_loop import run_episode
 
     team = [QuizCook(), QuizCook()]
     run_episode(envs.make("overcooked", layout="asymmetric_advantages", horizon=120), team, seed=0)

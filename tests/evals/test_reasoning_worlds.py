@@ -9,13 +9,13 @@ import re
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines.rhp import BED, CONTAINER, TARGET
 from coopgraph.envs.tdw_mat.affordances import GRAB, PUT, TDWAffordances
+from coopgraph.envs.tdw_mat.experts.rhp import BED, CONTAINER, TARGET
 from coopgraph.evals.reasoning import generate_cwah, generate_tdw_mat
 from coopgraph.evals.reasoning.generate_cwah import QuizMHP
 from coopgraph.evals.reasoning.generate_rows import count_choice
 from coopgraph.evals.reasoning.generate_tdw_mat import QuizRHP, best_plan, sub_goal
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 
 _ID = re.compile(r"\((\d+)\)\?$")
 

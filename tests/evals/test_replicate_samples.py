@@ -14,8 +14,8 @@ from coopgraph.evals.parallel import run_jobs
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, parse_suite
 from coopgraph.llm.seeds import model_seeds
+from coopgraph.record.trace_file import read_events
 from coopgraph.testing.sampling_server import sampling_server
-from coopgraph.tracing import read_events
 
 SUITE = """\
 name: sampled-pairs

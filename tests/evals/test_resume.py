@@ -21,7 +21,7 @@ import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 runner = CliRunner()
 

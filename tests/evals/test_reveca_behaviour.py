@@ -9,13 +9,13 @@ import re
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import AffordanceGroup, Message
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.record.trace_file import Tracer
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.tracing import Tracer
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
 
@@ -110,7 +110,7 @@ def test_two_reveca_agents_ask_and_answer_through_the_environment() -> None:
 
 def test_mhp_and_reveca_play_with_start_up_and_subgoal_messages() -> None:
     reveca = GraphAgent("reveca", lm=scripted_lm(first_option))
-    result = run_episode(_env(), [make_baseline("mhp"), reveca], max_steps=45)
+    result = run_episode(_env(), [make_partner("mhp"), reveca], max_steps=45)
     said = [m for m in result.messages if m.sender == "bob"]
     assert said and said[0].step == 1 and said[0].text.startswith("Hi, this is Bob. I am in the <")
     reports = [m for m in said if m.text.startswith("I put ")]

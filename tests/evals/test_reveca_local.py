@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.episode_run import run_configured
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.launch import run_configured
 
 pytestmark = pytest.mark.slow
 
@@ -15,8 +15,8 @@ pytestmark = pytest.mark.slow
 def test_reveca_and_mhp_play_a_short_noisy_episode_with_the_embedded_model(local_lm, tmp_path: Path) -> None:
     payload = run_configured("cwah-noisy", {"noise": 10}, "test/0", ["reveca", "mhp"], lambda: local_lm, 10,
                              tmp_path, seed=0)
-    assert payload["steps"] == 10 or payload["success"]
-    events = read_events(payload["trace_path"])
+    assert payload.steps == 10 or payload.success
+    events = read_events(payload.trace_path)
     calls = [e for e in events if e["type"] == "llm_call" and e["agent"] == "alice"]
     assert calls, "REVECA never called the model"
     assert all(c["response"] is not None for c in calls)

@@ -13,11 +13,11 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.tdw_mat.planner import TransportPlanner
+from coopgraph.envs.tdw_mat.experts.planner import TransportPlanner
 from coopgraph.evals.bench.decision_agreement import evaluate, summarize
 from coopgraph.evals.decisions import read_jsonl, write_jsonl
-from coopgraph.evals.runner import run_episode
 from coopgraph.evals.tdw_decisions import generate
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 
 #: Every field `evals.decisions.point_record` writes, for C-WAH and Overcooked alike.

@@ -91,9 +91,9 @@ def test_a_message_to_nobody_in_the_team_is_an_invalid_action_that_names_the_par
 
 
 def test_with_two_partners_reveca_asks_its_validation_question_of_the_partner_it_names_only() -> None:
-    from coopgraph.evals.graph_agent import GraphAgent
-    from coopgraph.evals.runner import run_episode
     from coopgraph.graphs.loader import load_spec
+    from coopgraph.runtime.episode_loop import run_episode
+    from coopgraph.runtime.graph_agent import GraphAgent
 
     for size in (2, 3):
         team = [GraphAgent(load_spec("reveca-alwaysask", env="cwah"), lm=scripted_lm(capo_model()),

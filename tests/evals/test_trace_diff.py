@@ -36,10 +36,10 @@ def test_a_silent_partner_diverges_and_both_renderings_show_it(traces: dict[str,
 
 
 def test_a_fork_shows_where_it_branched_and_where_the_runs_part(traces: dict[str, Path], tmp_path: Path) -> None:
-    from coopgraph.forking import fork_run
-    from tests.test_fork import MISLEAD
+    from coopgraph.runtime.fork import fork_run
+    from tests.runtime.test_fork import MISLEAD
 
-    fork = Path(fork_run(traces["pair"], 20, say=f"alice:{MISLEAD}", out=tmp_path)["trace_path"])
+    fork = Path(fork_run(traces["pair"], 20, say=f"alice:{MISLEAD}", out=tmp_path).trace_path)
     diff = compare(traces["pair"], fork)
     assert diff.branch is not None and (diff.branch.side, diff.branch.step, diff.branch.of_other) == ("B", 20, True)
     assert diff.first_difference == diff.first_difference_after_fork == 21
@@ -59,10 +59,10 @@ def test_a_fork_shows_where_it_branched_and_where_the_runs_part(traces: dict[str
 
 
 def test_a_fork_of_a_fork_names_the_trace_it_came_from(traces: dict[str, Path], tmp_path: Path) -> None:
-    from coopgraph.forking import fork_run
+    from coopgraph.runtime.fork import fork_run
 
-    fork = fork_run(traces["pair"], 10, out=tmp_path)["trace_path"]
-    again = fork_run(fork, 30, team=["mhp", "mhp-silent"], out=tmp_path)["trace_path"]
+    fork = fork_run(traces["pair"], 10, out=tmp_path).trace_path
+    again = fork_run(fork, 30, team=["mhp", "mhp-silent"], out=tmp_path).trace_path
     diff = compare(traces["pair"], again)
     assert diff.branch is not None and not diff.branch.of_other and diff.branch.step == 30
     assert f"B forks {Path(fork).resolve()} at step 30 (changed: team bob: mhp → mhp-silent)" in render_text(diff)

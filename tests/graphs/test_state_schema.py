@@ -11,7 +11,6 @@ from typing import Any
 import pytest
 from typer.testing import CliRunner
 
-from coopgraph.checkpoints import memory_saver
 from coopgraph.cli import app
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.graphs.errors import SpecInvalid
@@ -19,6 +18,7 @@ from coopgraph.graphs.loader import load_spec
 from coopgraph.graphs.state_schema import spec_keys
 from coopgraph.nodes.registry import NODES, node
 from coopgraph.nodes.state import CORE_CHANNELS, RUNNER_KEYS, key, step_start
+from coopgraph.record.checkpoints import memory_saver
 
 WORD_COUNT = key("word_count", int, doc="words in the goal (a key only these tests declare)")
 WORD_COUNT_AS_TEXT = key("word_count", str, doc="the same key declared with another type")

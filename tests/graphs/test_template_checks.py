@@ -10,10 +10,10 @@ from typer.testing import CliRunner
 
 from coopgraph.cli import app
 from coopgraph.envs import kit_info, kits
-from coopgraph.evals.teams import UnknownMemberError, make_team
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 from coopgraph.graphs.template_checks import template_reads
+from coopgraph.runtime.teams import UnknownMemberError, make_team
 
 DESCRIBE_AFTER_RETRIEVE = """\
 name: describe-after-retrieve

@@ -41,8 +41,8 @@ def test_commands_that_need_no_model_import_no_llm_stack() -> None:
 def test_building_a_program_still_gives_a_dspy_module() -> None:
     import dspy
 
+    from coopgraph.nodes.families.validation import ScenarioProgram
     from coopgraph.nodes.programs import ChoiceProgram, JinjaAdapter, TextProgram
-    from coopgraph.nodes.validation import ScenarioProgram
 
     program = ScenarioProgram()
     assert isinstance(program, dspy.Module) and isinstance(program, ScenarioProgram)

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.evals.episode_run import run_configured
 from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC
+from coopgraph.runtime.launch import run_configured
 from tests.llm.kitchen_points import answered_points, installed_lm
 
 pytestmark = pytest.mark.slow
@@ -37,5 +37,5 @@ def test_the_distilled_planner_plays_beside_the_greedy_cook_with_listed_actions_
     scores it reaches beside the greedy cook)."""
     payload = run_configured("overcooked", {}, "cramped_room", [KITCHEN_SPEC, "greedy"], lambda: kitchen_lm, 40,
                              tmp_path, seed=0)
-    assert payload["steps"] == 40 and payload["llm_usage"]["alice"]["llm_calls"] > 0
-    assert payload["invalid_answers"] == 0 and payload["metrics"]["invalid_actions"] == 0
+    assert payload.steps == 40 and payload.llm_usage["alice"]["llm_calls"] > 0
+    assert payload.invalid_answers == 0 and payload.metrics["invalid_actions"] == 0

@@ -12,7 +12,6 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.graphs.compiler import compile_spec
 from coopgraph.llm.announce import ModelServerWarning
 from coopgraph.llm.cache import SQLiteResponseCache
@@ -20,6 +19,7 @@ from coopgraph.llm.factory import make_lm
 from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import LLMSettings, parse_setting
 from coopgraph.nodes.context import AgentResources
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from tests.llm.fault_server import silent_server as silent
 

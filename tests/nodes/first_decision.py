@@ -7,7 +7,7 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.evals.graph_agent import GraphAgent
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. \[\w+\]", re.MULTILINE)

@@ -9,8 +9,8 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Message, ObjectInfo, Observation
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.nodes.progress import DetectParams, detect
+from coopgraph.nodes.families.progress import DetectParams, detect
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

@@ -16,13 +16,13 @@ from coopgraph.envs.registry import kit_info
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.memory.agent_memory import AgentMemory
-from coopgraph.nodes.communication import _already_said, scripted_openings
 from coopgraph.nodes.context import AgentResources, NodeContext
-from coopgraph.nodes.dialogue import startup_text
-from coopgraph.nodes.perception import PerceiveParams, perceive
+from coopgraph.nodes.families.communication import _already_said, scripted_openings
+from coopgraph.nodes.families.dialogue import startup_text
+from coopgraph.nodes.families.perception import PerceiveParams, perceive
+from coopgraph.nodes.families.validation import check_plan
 from coopgraph.nodes.registry import NODES
 from coopgraph.nodes.reveca_notes import RevecaNotes
-from coopgraph.nodes.validation import check_plan
 from coopgraph.prompts.render import render_messages
 from tests.nodes.test_reveca_validation import _alice, _bob_came_by, _elsewhere
 

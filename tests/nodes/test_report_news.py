@@ -6,9 +6,9 @@ import re
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
@@ -27,7 +27,7 @@ def grabbing_planner(messages: list[Any], kwargs: dict[str, Any]) -> str:
 def _episode(tracer: Any) -> tuple[Any, Any, Any]:
     lm = scripted_lm(grabbing_planner, tracer=tracer)
     agent = GraphAgent("coela-news", lm=lm)
-    partner = make_baseline("mhp")
+    partner = make_partner("mhp")
     result = run_episode(envs.make("cwah", episode="test/0", num_agents=2), [agent, partner], max_steps=60,
                          tracer=tracer)
     return result, lm, partner

@@ -10,10 +10,10 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.nodes.candidates import CandidateParams, rank
 from coopgraph.nodes.partner_model import walk_distance
 from coopgraph.nodes.reveca_notes import RANK, Sighting, reveca_notes
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (\[\w+\] <\w+> \(\d+\))", re.MULTILINE)

@@ -13,15 +13,15 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Affordance, AffordanceGroup
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import load_spec
 from coopgraph.memory.levels import LEVEL_SETS
 from coopgraph.nodes.candidates import CandidateParams, level_bonus, rank
+from coopgraph.nodes.families.validation import check_plan
 from coopgraph.nodes.focus import FocusParams, dialogue_lines
 from coopgraph.nodes.reveca_notes import Sighting, message_key, reveca_notes
-from coopgraph.nodes.validation import check_plan
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

@@ -8,12 +8,12 @@ from pathlib import Path
 from typing import Any
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import Message
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
-from coopgraph.nodes.relevance import message_level, object_level
+from coopgraph.nodes.families.relevance import message_level, object_level
 from coopgraph.nodes.reveca_notes import reveca_notes
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)
@@ -121,7 +121,7 @@ def test_dummy_objects_never_reach_the_planning_prompt_but_do_without_relevance(
     prompts: dict[str, list[str]] = {}
     for spec in ("reveca-rules", "reveca-norelevance"):
         lm = scripted_lm(first_option)
-        run_episode(env, [GraphAgent(spec, lm=lm), make_baseline("mhp")], max_steps=25)
+        run_episode(env, [GraphAgent(spec, lm=lm), make_partner("mhp")], max_steps=25)
         prompts[spec] = _choice_prompts(lm)
     assert prompts["reveca-rules"], "REVECA never planned"
     for prompt in prompts["reveca-rules"]:

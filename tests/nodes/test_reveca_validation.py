@@ -11,12 +11,12 @@ import pytest
 from coopgraph import envs
 from coopgraph.envs.cwah.belief import PartnerIntent
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, Message
-from coopgraph.evals.graph_agent import GraphAgent
 from coopgraph.graphs.compiler import compile_spec, node_context
 from coopgraph.graphs.loader import LoadedSpec
+from coopgraph.nodes.families.validation import check_plan, parse_answer
 from coopgraph.nodes.partner_model import could_reach, estimate, walk_distance
 from coopgraph.nodes.reveca_notes import Sighting, reveca_notes
-from coopgraph.nodes.validation import check_plan, parse_answer
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 OPTION = re.compile(r"^([A-Z]{1,2})\. (.*)$", re.MULTILINE)

@@ -70,7 +70,7 @@ def test_a_free_thought_cut_off_before_its_answer_is_no_answer() -> None:
 
 def test_a_run_records_each_wirings_sampling() -> None:
     from coopgraph.graphs.resolved import resolved_spec
-    from coopgraph.manifest import manifest
+    from coopgraph.record.manifest import manifest
 
     recorded = manifest(specs={"alice": "coela", "bob": "coela-brief"})["specs"]
     assert recorded["alice"]["sampling"] == {"temperature": 0.7, "top_p": 1.0, "max_tokens": 256}

@@ -215,7 +215,7 @@ def test_rank_looks_lists_checks_and_explores_as_one_group_best_value_per_step_f
 
 
 def test_detour_note_marks_the_look_worth_taking_before_the_put() -> None:
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, options = _holding_one_with_the_put_far()
     detour = belief.look_before_put(options)
@@ -226,7 +226,7 @@ def test_detour_note_marks_the_look_worth_taking_before_the_put() -> None:
 
 
 def test_detour_first_lists_that_look_ahead_of_the_put_and_only_then() -> None:
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, options = _holding_one_with_the_put_far()
     detour = belief.look_before_put(options)
@@ -242,7 +242,7 @@ def test_detour_first_lists_that_look_ahead_of_the_put_and_only_then() -> None:
 
 def test_fill_hands_lists_grabs_before_puts_only_while_a_hand_is_free() -> None:
     from coopgraph.envs.cwah import CWAHAffordances
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, _ = _holding_one_with_the_put_far()
     options = CWAHAffordances().available(belief)
@@ -258,7 +258,7 @@ def test_fill_hands_lists_grabs_before_puts_only_while_a_hand_is_free() -> None:
 def test_drop_unneeded_counts_what_a_partner_will_likely_take() -> None:
     from coopgraph.envs.cwah import CWAHAffordances
     from coopgraph.envs.cwah.belief import PartnerState
-    from tests.envs.test_cwah_estimates import _holding_one_with_the_put_far
+    from tests.envs.cwah.test_estimates import _holding_one_with_the_put_far
 
     belief, _ = _holding_one_with_the_put_far()
     options = CWAHAffordances().available(belief)

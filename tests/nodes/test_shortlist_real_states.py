@@ -11,9 +11,9 @@ from __future__ import annotations
 from coopgraph import envs
 from coopgraph.envs.cwah import CWAHAffordances
 from coopgraph.evals.decisions import RecordingMHP
-from coopgraph.evals.runner import run_episode
-from coopgraph.nodes.planning import without_claimed, without_recent
+from coopgraph.nodes.families.planning import without_claimed, without_recent
 from coopgraph.nodes.shortlist import ShortlistParams, best_detour, hand_free, look_ranks, shortlist
+from coopgraph.runtime.episode_loop import run_episode
 
 
 def _snapshots(episode: str, agents: int) -> list[object]:

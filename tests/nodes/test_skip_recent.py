@@ -7,10 +7,10 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.memory.episodic import EpisodicMemory
-from coopgraph.nodes.planning import without_recent
+from coopgraph.nodes.families.planning import without_recent
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 ROOMS = [Affordance(kind="goexplore", group=AffordanceGroup.EXPLORE, target_id=i, target_name=name)
@@ -60,9 +60,9 @@ def _explore_plans(spec: str) -> list[str]:
 
     agent = GraphAgent(spec, lm=scripted_lm(model))
     env = envs.make("cwah", episode="test/2", num_agents=2)
-    from coopgraph.envs.baselines import make_baseline
+    from coopgraph.envs.partners import make_partner
 
-    run_episode(env, [agent, make_baseline("mhp-silent")], max_steps=120)
+    run_episode(env, [agent, make_partner("mhp-silent")], max_steps=120)
     return [a.text for a in agent.memory.episodic.actions if a.text.startswith("[goexplore]")]
 
 
@@ -74,13 +74,13 @@ def test_norevisit_breaks_the_two_room_shuttle_that_published_coela_falls_into()
 
 
 def test_grabs_a_partner_announced_are_left_off_unless_i_announced_first() -> None:
-    from coopgraph.envs.cwah import Belief, CWAHAffordances
+    from coopgraph.envs.cwah import CWAHAffordances, CWAHBelief
     from coopgraph.envs.cwah.belief import PartnerIntent
-    from coopgraph.nodes.planning import without_claimed
+    from coopgraph.nodes.families.planning import without_claimed
 
     env = envs.make("cwah", episode="test/0", num_agents=3)
     observations, _ = env.reset(seed=0)
-    belief = Belief("alice", env.agent_info("alice"))
+    belief = CWAHBelief("alice", env.agent_info("alice"))
     belief.update(observations["alice"])
     listed = CWAHAffordances().available
     grabs = [o for o in listed(belief) if o.kind == "gograb"]

@@ -9,10 +9,10 @@ import pytest
 
 from coopgraph import envs
 from coopgraph.envs.registry import agent_kit
-from coopgraph.evals.teams import UnknownMemberError, make_team
 from coopgraph.play.session import PlayError, human_agent, play_episode, visible_event
 from coopgraph.play.turn import Answer, Turn
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
+from coopgraph.runtime.teams import UnknownMemberError, make_team
 from tests.play.seats import ScriptedSeat
 
 

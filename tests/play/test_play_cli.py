@@ -12,7 +12,7 @@ from pathlib import Path
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 
 def test_yes_1_plays_to_the_end_and_prints_json(tmp_path: Path) -> None:

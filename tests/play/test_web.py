@@ -14,7 +14,7 @@ from coopgraph.play.session import PlayAbandoned, play_episode
 from coopgraph.play.turn import Answer, Turn
 from coopgraph.play.web import STATIC, TRACE_VIEW, make_app
 from coopgraph.play.web_seat import WebSeat
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 
 TURN = Turn(env="cwah", agent="alice", agent_name="Alice", step=0, horizon=10, goal="", view=["You hold nothing."],
             options=["[goexplore] <kitchen> (60)", "[gocheck] <fridge> (69)"], message_limit=20)

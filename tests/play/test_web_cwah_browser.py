@@ -13,7 +13,7 @@ from coopgraph.envs.registry import agent_kit
 from coopgraph.evals.report import write_report
 from coopgraph.evals.store import open_store
 from coopgraph.play.ratings import read_ratings
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 from tests.play.browser import Served, browser_or_skip, launch
 
 MESSAGE = "<b>hi</b> I take the kitchen & you the bedroom"

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from coopgraph.tracing import read_events
+from coopgraph.record.trace_file import read_events
 from tests.play.browser import Served, browser_or_skip, launch
 
 KEYS = ["ArrowUp", "ArrowRight", "ArrowDown", "ArrowLeft", " ", "ArrowUp"]

@@ -8,11 +8,11 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.agent import GraphAgent
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.evals.bench.behaviour_traces import prompt_driven
-from coopgraph.evals.runner import run_episode
 from coopgraph.nodes.registry import NODES
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from coopgraph.testing.channel_checks import ChannelNotReturned, check_saved_channels, comparable
 
@@ -30,7 +30,7 @@ RUNS = [("cwah", spec) for spec in ("coela", "coela-news", "capo", "reveca", "re
 def _play(world: str, spec: str) -> None:
     options, partner, horizon = WORLDS[world]
     agent = check_saved_channels(GraphAgent(spec, lm=scripted_lm(prompt_driven)))
-    run_episode(envs.make(world, **options), [agent, make_baseline(partner)], max_steps=horizon, seed=0)
+    run_episode(envs.make(world, **options), [agent, make_partner(partner)], max_steps=horizon, seed=0)
 
 
 @pytest.mark.parametrize(("world", "spec"), RUNS)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import (
     WAIT,
     Affordance,
@@ -16,7 +16,7 @@ from coopgraph.envs.protocol import (
     SkillStatus,
     message_affordance,
 )
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import TextSession
 from coopgraph.testing.toyhouse import ToyhouseEnv
 from coopgraph.testing.toyhouse.expert import look_value
@@ -169,7 +169,7 @@ EXPERT_TICKS = {("toyhouse/0", 1): 58, ("toyhouse/0", 2): 38, ("toyhouse/1", 1):
 @pytest.mark.parametrize(("episode", "agents"), sorted(EXPERT_TICKS))
 def test_the_expert_solves_each_shipped_episode(episode: str, agents: int) -> None:
     env = envs.make("toyhouse", episode=episode, num_agents=agents)
-    result = run_episode(env, [make_baseline("toyhouse-expert") for _ in range(agents)])
+    result = run_episode(env, [make_partner("toyhouse-expert") for _ in range(agents)])
     assert result.success and result.steps == EXPERT_TICKS[(episode, agents)]
     assert result.metrics["invalid_actions"] == 0
     assert (result.metrics["communication_steps"] > 0) == (agents > 1)  # news only when someone listens

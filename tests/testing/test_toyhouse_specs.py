@@ -10,11 +10,11 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.protocol import SEND_MESSAGE, Affordance
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 #: Wirings of a kitchen, not a house: LLM-Co's need the `layout` capability and Overcooked's prompts (they run in
@@ -91,7 +91,7 @@ def test_every_shipped_spec_runs_on_the_toyhouse(spec: str, with_expert: bool) -
     loaded = load_spec(GRAPHS_DIR / f"{spec}.yaml", env="toyhouse")  # the load-time check against the kit
     vectors = not with_expert and "/" not in spec  # the three methods alone also index in Chroma (slower)
     agent = CheckedAgent(loaded, lm=scripted_lm(_script()), vector_memory=vectors)
-    team = [agent, make_baseline("toyhouse-expert")] if with_expert else [agent]
+    team = [agent, make_partner("toyhouse-expert")] if with_expert else [agent]
     env = envs.make("toyhouse", episode="toyhouse/0", num_agents=len(team))
     result = run_episode(env, team, max_steps=TICKS)
     assert result.steps == TICKS or result.success

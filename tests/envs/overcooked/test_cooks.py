@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
+from coopgraph.runtime.episode_loop import run_episode
 
 #: Greedy + greedy over 400 ticks (llmco.md §5's seven layouts: Table 1's five, then Locked and Gated Delivery).
 GREEDY_SCORES = {"cramped_room": 200, "asymmetric_advantages": 280, "coordination_ring": 180,
@@ -17,7 +17,7 @@ GREEDY_SCORES = {"cramped_room": 200, "asymmetric_advantages": 280, "coordinatio
 @pytest.mark.parametrize(("layout", "score"), GREEDY_SCORES.items())
 def test_two_greedy_cooks_score_on_every_paper_layout(layout: str, score: int) -> None:
     env = envs.make("overcooked", layout=layout, horizon=400)
-    result = run_episode(env, [make_baseline("greedy"), make_baseline("greedy")])
+    result = run_episode(env, [make_partner("greedy"), make_partner("greedy")])
     assert result.metrics["score"] == score and result.success, (layout, result.metrics)
     assert result.metrics["invalid_actions"] == 0
 
@@ -34,20 +34,20 @@ def test_two_greedy_cooks_score_on_every_training_kitchen_of_coopgraphs_own() ->
     scores = {}
     for layout in OWN_KITCHEN_SCORES:
         env = envs.make("overcooked", layout=f"coopgraph/{layout}", horizon=400)
-        scores[layout] = run_episode(env, [make_baseline("greedy"), make_baseline("greedy")]).metrics["score"]
+        scores[layout] = run_episode(env, [make_partner("greedy"), make_partner("greedy")]).metrics["score"]
     assert scores == OWN_KITCHEN_SCORES
 
 
 def test_on_forced_coordination_the_soups_pass_over_the_shared_counters() -> None:
     env = envs.make("overcooked", layout="forced_coordination", horizon=400)
-    result = run_episode(env, [make_baseline("greedy"), make_baseline("greedy")])
+    result = run_episode(env, [make_partner("greedy"), make_partner("greedy")])
     assert result.per_agent["alice"]["deliveries"] > 0 and result.per_agent["bob"]["deliveries"] == 0
 
 
 def test_a_random_legal_partner_plays_only_listed_actions_and_the_greedy_cook_still_scores() -> None:
     env = envs.make("overcooked", layout="cramped_room", horizon=400)
-    result = run_episode(env, [make_baseline("greedy"), make_baseline("random")], seed=0)
+    result = run_episode(env, [make_partner("greedy"), make_partner("random")], seed=0)
     assert result.metrics["score"] > 0 and result.metrics["invalid_actions"] == 0
     again = run_episode(envs.make("overcooked", layout="cramped_room", horizon=400),
-                        [make_baseline("greedy"), make_baseline("random")], seed=0)
+                        [make_partner("greedy"), make_partner("random")], seed=0)
     assert again.metrics == result.metrics  # seeded

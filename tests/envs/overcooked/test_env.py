@@ -90,3 +90,8 @@ def test_coopgraph_run_plays_a_scripted_team_and_prints_a_score(tmp_path: Path, 
     assert payload["steps"] == 400 and payload["metrics"]["score"] > 0 and payload["success"]
     assert payload["metrics"]["score"] == 20 * payload["metrics"]["deliveries"]
     assert sum(a["deliveries"] for a in payload["per_agent"].values()) == payload["metrics"]["deliveries"]
+    served = payload["metrics"]["deliveries_by_agent"]  # who served, as the issue asks for it
+    assert served == {agent: a["deliveries"] for agent, a in payload["per_agent"].items()}
+    human = CliRunner().invoke(app, ["run", "--env", "overcooked", "--episode", "cramped_room", "--team", team,
+                                     "--out", str(tmp_path)])
+    assert f"served by alice {int(served['alice'])}, bob {int(served['bob'])})" in human.output

@@ -51,12 +51,16 @@ def test_the_third_onion_starts_the_soup_and_it_is_ready_twenty_ticks_later_and_
     assert obs.time == placed_at + 20 and obs.pots[0].ready
     obs = play(env, ["interact", "south", "east", "south"])
     assert obs.holding == "soup in plate" and obs.score == 0
-    obs = play(env, ["interact"])
+    observations, *_, infos = env.step({"alice": "[interact]", "bob": "[stay]"})
+    obs = observations["alice"]
     assert (obs.holding, obs.score, obs.deliveries) == (None, 20, 1)
+    assert (infos["alice"]["served"], infos["bob"]["served"]) == (True, False)  # who served, on that tick
+    assert not play(env, ["stay"]).holding and env._info("alice")["served"] is False  # and only on that tick
     metrics = env.metrics()
     assert (metrics.score, metrics.deliveries, metrics.per_agent["alice"].deliveries, metrics.success) == \
         (20, 1, 1, True)
     assert metrics.per_agent["bob"].deliveries == 0
+    assert metrics.summary()["deliveries_by_agent"] == {"alice": 1.0, "bob": 0.0}
 
 
 def test_a_one_onion_soup_never_cooks_not_even_by_an_empty_handed_interact() -> None:

@@ -9,10 +9,10 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 
 #: RHP's transport rates on two train episodes with the default rules (oracle perception): alone, and as a pair.
@@ -21,7 +21,7 @@ PINNED = {("train/0", 1): 0.3, ("train/0", 2): 0.8, ("train/12", 1): 0.6, ("trai
 
 def _rhp(episode: str, agents: int, **options: Any) -> dict[str, float]:
     env = envs.make("tdw-mat", episode=episode, num_agents=agents, **options)
-    return run_episode(env, [make_baseline("rhp") for _ in range(agents)]).metrics
+    return run_episode(env, [make_partner("rhp") for _ in range(agents)]).metrics
 
 
 @pytest.mark.parametrize(("episode", "agents"), sorted(PINNED))
@@ -56,7 +56,7 @@ def test_coela_with_the_scripted_model_runs_beside_rhp_to_the_horizon() -> None:
     agent = GraphAgent(load_spec(GRAPHS_DIR / "coela.yaml", env="tdw-mat"), lm=scripted_lm(_script()),
                        vector_memory=False)
     env = envs.make("tdw-mat", episode="train/13", num_agents=2)
-    result = run_episode(env, [agent, make_baseline("rhp")])
+    result = run_episode(env, [agent, make_partner("rhp")])
     assert result.steps == 3000 or result.success
     assert result.metrics["delivered"] >= 1
     assert result.per_agent["alice"]["communication_steps"] >= 1  # CoELA's drafts go out as messages

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import _script
 
@@ -36,7 +36,7 @@ def test_capo_and_reveca_ask_their_tdw_mat_prompts(spec: str) -> None:
     team = [GraphAgent(load_spec(GRAPHS_DIR / f"{spec}.yaml", env="tdw-mat"), lm=scripted_lm(recording),
                        vector_memory=False) for _ in range(2)] if spec == "capo" else [
         GraphAgent(load_spec(GRAPHS_DIR / f"{spec}.yaml", env="tdw-mat"), lm=scripted_lm(recording),
-                   vector_memory=False), make_baseline("rhp")]
+                   vector_memory=False), make_partner("rhp")]
     run_episode(envs.make("tdw-mat", episode="train/12", num_agents=2, max_steps=120), team)
     for mark in MARKS[spec]:
         assert any(mark in p for p in prompts), f"no prompt carried {mark!r}"

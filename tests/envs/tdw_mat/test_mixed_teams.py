@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.evals.runner import run_episode
-from coopgraph.evals.teams import make_team
+from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.runtime.teams import make_team
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import _script
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.baselines.tdw_oracle import plan_team, tdw_bound
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
+from coopgraph.envs.tdw_mat.experts.oracle import plan_team, tdw_bound
+from coopgraph.runtime.episode_loop import run_episode
 from tests.envs.tdw_mat.conftest import make_env
 
 
@@ -15,8 +15,8 @@ from tests.envs.tdw_mat.conftest import make_env
 def test_the_oracle_beats_rhp_and_stays_within_the_bound(episode: str, agents: int) -> None:
     env = make_env(episode, num_agents=agents)
     bound = tdw_bound(env.episode, agents, env.rules)
-    oracle = run_episode(env, [make_baseline("tdw-oracle") for _ in range(agents)])
-    rhp = run_episode(env, [make_baseline("rhp") for _ in range(agents)])
+    oracle = run_episode(env, [make_partner("tdw-oracle") for _ in range(agents)])
+    rhp = run_episode(env, [make_partner("rhp") for _ in range(agents)])
     assert oracle.metrics["transport_rate"] > rhp.metrics["transport_rate"]
     for result in (oracle, rhp):
         assert result.metrics["transport_rate"] <= bound.transport_rate
@@ -27,7 +27,7 @@ def test_the_oracle_beats_rhp_and_stays_within_the_bound(episode: str, agents: i
 def test_a_short_horizon_tightens_the_bound_and_the_oracle_respects_it() -> None:
     env = make_env("train/0", num_agents=1, max_steps=600)
     bound = tdw_bound(env.episode, 1, env.rules)
-    result = run_episode(env, [make_baseline("tdw-oracle")])
+    result = run_episode(env, [make_partner("tdw-oracle")])
     assert bound.transport_rate < 1.0 and bound.frames == float("inf")
     assert result.metrics["transport_rate"] <= bound.transport_rate
 
@@ -45,4 +45,4 @@ def test_the_plan_takes_every_target_once_and_starts_with_a_container() -> None:
 def test_the_oracle_refuses_a_world_that_is_not_tdw_mat() -> None:
     env = envs.make("cwah", episode="test/0")
     with pytest.raises(ValueError, match="tdw-oracle plays TDW-MAT"):
-        run_episode(env, [make_baseline("tdw-oracle"), make_baseline("tdw-oracle")])
+        run_episode(env, [make_partner("tdw-oracle"), make_partner("tdw-oracle")])

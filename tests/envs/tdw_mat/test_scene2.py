@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from coopgraph.envs.baselines import make_baseline
+from coopgraph.envs.partners import make_partner
 from coopgraph.envs.tdw_mat.episode import split_episodes
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, known_scenes, load_floorplan, shipped_data
-from coopgraph.evals.runner import run_episode
+from coopgraph.runtime.episode_loop import run_episode
 from tests.envs.tdw_mat.conftest import make_env
 
 SHARED = Path(__file__).resolve().parents[3] / ".." / "shared" / "data" / "tdw_mat"
@@ -125,8 +125,8 @@ def test_the_agent_at_the_porch_start_grasps_the_plate_beside_it() -> None:
 
 def test_rhp_transports_on_the_scene_2_test_episode_it_failed() -> None:
     """`test/2a_0_0/food` with oracle perception: RHP alone transported 0.0 and a pair 0.2 before the fix."""
-    alone = run_episode(make_env("test/2a_0_0/food", num_agents=1), [make_baseline("rhp")], seed=0)
-    pair = run_episode(make_env("test/2a_0_0/food", num_agents=2), [make_baseline("rhp"), make_baseline("rhp")],
+    alone = run_episode(make_env("test/2a_0_0/food", num_agents=1), [make_partner("rhp")], seed=0)
+    pair = run_episode(make_env("test/2a_0_0/food", num_agents=2), [make_partner("rhp"), make_partner("rhp")],
                        seed=0)
     assert alone.metrics["transport_rate"] > 0 and pair.metrics["transport_rate"] >= 0.5
 

@@ -7,10 +7,10 @@ from __future__ import annotations
 import pytest
 
 from coopgraph import envs
-from coopgraph.envs.baselines import make_baseline
-from coopgraph.evals.runner import run_episode
+from coopgraph.envs.partners import make_partner
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.testing import scripted_lm
 from tests.testing.test_toyhouse_specs import KITCHEN_ONLY, SPECS, CheckedAgent, _script
 
@@ -22,7 +22,7 @@ def test_every_house_spec_plays_tdw_mat_with_the_scripted_model(spec: str) -> No
     agent = CheckedAgent(load_spec(GRAPHS_DIR / f"{spec}.yaml", env="tdw-mat"), lm=scripted_lm(_script()),
                          vector_memory=False)
     env = envs.make("tdw-mat", episode="train/12", num_agents=2, max_steps=FRAMES)
-    result = run_episode(env, [agent, make_baseline("rhp")])
+    result = run_episode(env, [agent, make_partner("rhp")])
     assert result.steps == FRAMES or result.success
     assert agent.plans, "the agent never chose a plan"
     assert any(not a.startswith("[wait]") for a in agent.actions), "the agent only waited"

@@ -1,0 +1,89 @@
+"""Dataset commands: `data decisions` writes the decision points of expert runs as JSONL (docs/decisions.md)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import typer
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+from coopgraph.cli.app import app, console, emit_json, fail
+
+data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert runs.")
+app.add_typer(data_app, name="data")
+
+
+@data_app.command("decisions")
+def decisions(
+    out: Path = typer.Option(..., "-o", "--out", help="JSONL file to write (one decision point per line)"),
+    env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy, overcooked or tdw-mat"),
+    episode_set: str = typer.Option("train", "--set", help="episode set: train or test (Overcooked: test is LLM-Co's "
+                                    "seven paper layouts, train every other layout of LLM-Co's set and coopgraph's "
+                                    "training kitchens, kitchens those kitchens alone)"),
+    team: str = typer.Option(None, "--team", help="expert team: mhp / mhp-silent (recorded), other baselines "
+                             "[default: mhp,mhp; Overcooked: greedy,greedy, greedy cooks recorded; TDW-MAT: "
+                             "planner,planner, RHP's rules on CoELA's list, recorded]"),
+    limit_episodes: int = typer.Option(None, "--limit-episodes", min=1, help="only the first N episodes (layouts) "
+                                       "of the set"),
+    seed: int = typer.Option(0, "--seed", help="episode seed; also keys the train/validation/test split"),
+    spec: str = typer.Option(None, "--spec", help="graph spec whose nodes render facts, options and prompt "
+                             "[default: coela-lite, the planner-only CoELA variant the local-coop planner learned; "
+                             "Overcooked: llmco-lite, LLM-Co's prompt answered with the action alone]"),
+    oracle_restarts: int = typer.Option(300, "--oracle-restarts", min=0, help="randomised restarts of the oracle"),
+    perturb: float = typer.Option(0.0, "--perturb", min=0.0, max=1.0,
+                                  help="share of decision points where the expert follows a random option instead "
+                                       "(still labelled with its own choice), so the data covers off-course states"),
+    learner: str = typer.Option(None, "--learner", help="Overcooked and TDW-MAT: an LLM setting (e.g. "
+                                "local-coop-kitchen) that drives the first recorded planner through the spec's "
+                                "choice node, each point still labelled with the planner's own choice (a DAgger "
+                                "round: the states the learner reaches)"),
+    horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
+    as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
+) -> None:
+    """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
+    from coopgraph.envs.registry import UnknownEnvironmentError
+    from coopgraph.evals.decision_hooks import DecisionRun, decision_hooks, learner_worlds
+    from coopgraph.evals.decisions import DecisionRenderer, write_jsonl
+    from coopgraph.runtime.teams import UnknownMemberError, parse_team
+
+    try:
+        hooks = decision_hooks(env)  # the world says what its decision data is; none: the ones that have some
+        team = team or hooks.team
+        spec = spec or hooks.spec
+        members = parse_team(team)
+        episodes = hooks.episodes(episode_set)[:limit_episodes]
+        renderer = DecisionRenderer(spec)
+        if learner is not None and hooks.learner is None:
+            raise ValueError(f"--learner drives a scripted planner through a kit: it works with {learner_worlds()}")
+        learner_lm = None
+        if learner is not None:
+            from coopgraph.llm.factory import make_lm
+            learner_lm = make_lm(learner)
+    except (UnknownMemberError, ValueError, KeyError) as exc:
+        fail(str(exc.args[0] if exc.args else exc))
+    run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
+                      oracle_restarts=oracle_restarts)
+    progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                        TimeElapsedColumn(), console=console, transient=True, disable=as_json)
+
+    def records() -> Iterator[dict[str, Any]]:
+        task = progress.add_task(hooks.unit, total=len(episodes))
+        for episode in episodes:
+            yield from hooks.record(env, episode, members, renderer=renderer, run=run)
+            progress.advance(task)
+
+    try:
+        with progress:
+            summary = write_jsonl(records(), out)
+    except (UnknownEnvironmentError, ValueError) as exc:
+        fail(str(exc.args[0] if exc.args else exc))
+    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
+                "learner": learner}
+    if as_json:
+        emit_json(summary)
+        return
+    splits = ", ".join(f"{name} {count}" for name, count in summary["splits"].items())
+    console.print(f"[green]wrote[/green] {summary['decisions']} decision points from {summary['episodes']} episodes "
+                  f"to {summary['path']} ({splits}); oracle label on {summary['oracle_labelled']}", highlight=False)

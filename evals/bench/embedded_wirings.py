@@ -1,0 +1,229 @@
+"""Every published wiring on the embedded default: one markdown table, one row per wiring, world and profile.
+
+    .venv/bin/python -m coopgraph.evals.bench.embedded_wirings                  # everything, 3 episodes a row
+    .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --wiring llmco --world overcooked --out t.md
+
+Rows come from `embedded_plan` (each of coela, capo, reveca and llmco in each world its spec plays, on `local`,
+plus the `local-coop` planner that learned a variant of it there). Before a row's episodes run, a probe times its
+first decisions and the expert pair counts what each episode needs (`embedded_probe`); a row whose cheapest episode
+cannot fit the budget says so, with the arithmetic, and runs nothing. The others play their episodes through the
+eval store (`--store`, default runs/embedded-wirings): an interrupted run continues where it stopped, and probes
+and expert counts are kept beside the store (`probes.json`) so a rerun asks nothing twice.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Callable
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+from coopgraph.evals.bench.embedded_plan import WIRINGS, WORLDS, Row, plan_rows, world_suite
+from coopgraph.evals.bench.embedded_probe import (
+    Bound,
+    Probe,
+    budget_seconds,
+    cheapest_bound,
+    expert_decisions,
+    probe,
+    seconds_text,
+)
+from coopgraph.evals.metrics import stat
+from coopgraph.evals.suite import Job, expand_jobs
+from coopgraph.evals.tables import Column, Format, Table, stat_text
+
+COLUMNS = [Column("wiring", "Wiring", "text"), Column("world", "World", "text"), Column("profile", "Profile", "text"),
+           Column("episodes", "Episodes (n)", "text"), Column("measure", "Success or score", "text"),
+           Column("time", "Steps or frames", "text"), Column("invalid", "Invalid answers", "text"),
+           Column("pace", "s / decision", "text")]
+LEGEND = ("A pair of the wiring (or of the variant a distilled profile learned) per episode, the shipped suite's "
+          "episodes and options, seed 0. Success or score and time: mean, 95% bootstrap interval over the episodes "
+          "and n, as `coopgraph report` gives them. Invalid answers: replies the wiring could not use, and their "
+          "share of the decisions (high-level plans chosen). s / decision: wall time over decisions. A row that "
+          "cannot finish in the budget gives the bound it failed: the decisions the expert pair needed in the "
+          "cheapest episode × the seconds per decision of a probe of the row's first decisions (n timed).")
+
+
+@dataclass
+class Settings:
+    """What to run: which rows, how many episodes each, the budget and how the probe and store behave."""
+
+    wirings: list[str] = field(default_factory=lambda: list(WIRINGS))
+    worlds: list[str] = field(default_factory=lambda: list(WORLDS))
+    episodes: int = 3
+    budget_min: float = 30.0
+    probe_decisions: int = 5
+    store: Path = Path("runs/embedded-wirings")
+    max_steps: int | None = None  # a trial horizon (its own config hash, never mixed with full runs)
+    distilled: bool = True
+
+
+class Ledger:
+    """Probes and expert counts kept beside the store (`probes.json`), keyed by what changes them."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+
+    def get(self, key: str, make: Callable[[], Any]) -> Any:
+        if key not in self.data:
+            self.data[key] = make()
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
+        return self.data[key]
+
+
+def _expert_counts(ledger: Ledger, jobs: list[Job]) -> dict[str, int]:
+    """Per episode, the decisions the world's expert pair takes there."""
+    counts = {}
+    for job in jobs:
+        key = f"expert {job.env} {json.dumps(job.env_options, sort_keys=True)} {job.episode} {job.max_steps}"
+        counts[job.episode] = int(ledger.get(key, lambda job=job: expert_decisions(  # type: ignore[misc]
+            job.env, job.episode, job.env_options, job.max_steps)))
+    return counts
+
+
+def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
+              say: Callable[[str], None] = print) -> Bound | None:
+    """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything)."""
+    needed = _expert_counts(ledger, jobs)
+    first = jobs[0]
+    found = Probe(**ledger.get(f"probe {first.config_hash} {first.episode} {settings.probe_decisions}",
+                               lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
+                                                    settings.probe_decisions,
+                                                    budget_seconds(settings.budget_min)))))
+    if found.error:
+        say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
+    return cheapest_bound(needed, found)
+
+
+def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: Ledger,
+            say: Callable[[str], None] = print) -> Bound | None:
+    """Run the row's episodes unless its bound says it cannot finish; the bound when it cannot, else None."""
+    from coopgraph.evals.parallel import pending_jobs, run_jobs
+
+    todo, _ = pending_jobs(jobs, store)
+    if not todo:
+        return None
+    bound = row_bound(row, jobs, settings, ledger, say)
+    budget = budget_seconds(settings.budget_min)
+    if bound is not None and bound.exceeds(budget):
+        say(f"{row.label} in {row.world}: {bound.text(budget)}")
+        return bound
+    say(f"{row.label} in {row.world}: {len(todo)} episodes to run"
+        + (f" (bound {bound.seconds / 60:.1f} min on {bound.episode})" if bound else ""))
+    if run_jobs(todo, store).interrupted:
+        raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
+    return None
+
+
+def _measure(row: Row, rows: list[dict[str, Any]]) -> str:
+    world = WORLDS[row.world]
+    fmt: Format = "stat_pct" if world.pct else "stat"
+    return f"{world.measure_label} {stat_text(stat(rows, world.measure), world.digits, fmt)}"
+
+
+def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bound: Bound | None,
+              budget_s: float, unit: str) -> dict[str, Any]:
+    """The table's cells for one row: measured figures, or the bound it failed."""
+    cells: dict[str, Any] = {"wiring": row.wiring, "world": row.world, "profile": row.profile_text}
+    if bound is not None and not done:
+        return {**cells, "episodes": f"0 of {wanted}", "measure": bound.text(budget_s), "time": "–", "invalid": "–",
+                "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
+    decisions = sum(int(r.get("decisions") or 0) for r in done)
+    invalid = sum(int(r.get("invalid_answers") or 0) for r in done)
+    wall = sum(float(r.get("wall_time_s") or 0.0) for r in done)
+    over = [r["episode"] for r in done if float(r.get("wall_time_s") or 0.0) > budget_s]
+    episodes = f"{len(done)}" + (f" of {wanted}" if len(done) < wanted else "") + (
+        f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "") + (
+        f"; the rest: {bound.text(budget_s)}" if bound is not None else "")  # run before the budget was lowered
+    return {**cells, "episodes": episodes, "measure": _measure(row, done) if done else "–",
+            "time": f"{stat_text(stat(done, 'steps'), 1)} {unit}" if done else "–",
+            "invalid": f"{invalid} ({invalid / decisions:.0%} of {decisions})" if decisions else "–",
+            "pace": seconds_text(wall / decisions) if decisions else "–"}
+
+
+def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Table:
+    """Run (or resume) every selected row and return the table."""
+    from coopgraph.evals.store import ResultStore
+
+    budget = budget_seconds(settings.budget_min)
+    if settings.probe_decisions < 2:
+        raise ValueError(f"--probe-decisions must be 2 or more (seconds per decision need two), got "
+                         f"{settings.probe_decisions}")
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    ledger = Ledger(settings.store / "probes.json")
+    cells = []
+    with ResultStore(settings.store) as store:
+        for world in dict.fromkeys(row.world for row in rows):
+            in_world = [row for row in rows if row.world == world]
+            suite = world_suite(world, in_world, max_steps=settings.max_steps)
+            jobs = expand_jobs(suite, settings.store, limit=settings.episodes)
+            unit = _time_unit(world)
+            for row in in_world:
+                mine = [job for job in jobs if job.team == row.label]
+                bound = run_row(row, mine, settings, store, ledger, say)
+                keys = {job.key for job in mine}
+                stored = [r for r in store.rows(suite=suite.name, status=None)
+                          if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
+                done = [r for r in stored if r["status"] == "done"]
+                cells.append(table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit))
+    return Table("embedded-wirings", f"Published wirings on the embedded default (budget "
+                 f"{settings.budget_min:g} min an episode)", COLUMNS, cells, LEGEND)
+
+
+def _time_unit(world: str) -> str:
+    from coopgraph import envs
+
+    env = envs.make(world, episode=envs.default_episode(world), num_agents=2)
+    try:
+        return str(env.time_unit)
+    finally:
+        env.close()
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None]:
+    parser = argparse.ArgumentParser(prog="python -m coopgraph.evals.bench.embedded_wirings", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
+    parser.add_argument("--world", action="append", choices=list(WORLDS), help="only this world (repeatable)")
+    parser.add_argument("--episodes", type=int, default=3, help="episodes per row, the suite's first (default 3)")
+    parser.add_argument("--budget-min", type=float, default=30.0, help="minutes an episode may take (default 30)")
+    parser.add_argument("--probe-decisions", type=int, default=5, help="decisions the probe times (default 5)")
+    parser.add_argument("--store", type=Path, default=Path("runs/embedded-wirings"),
+                        help="the eval store to run into and resume from (default runs/embedded-wirings)")
+    parser.add_argument("--max-steps", type=int, default=None, help="a trial horizon instead of the suite's")
+    parser.add_argument("--no-distilled", action="store_true", help="leave out the local-coop rows")
+    parser.add_argument("--out", type=Path, default=None, help="also write the table to this markdown file")
+    args = parser.parse_args(argv)
+    if args.episodes < 1:
+        parser.error(f"--episodes must be 1 or more, got {args.episodes}")
+    settings = Settings(wirings=args.wiring or list(WIRINGS), worlds=args.world or list(WORLDS),
+                        episodes=args.episodes, budget_min=args.budget_min, probe_decisions=args.probe_decisions,
+                        store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled)
+    return settings, args.out
+
+
+def main(argv: list[str] | None = None) -> int:
+    settings, out = parse_args(argv)
+    try:
+        table = build_table(settings, say=lambda text: print(text, file=sys.stderr))
+    except ValueError as exc:
+        print(f"embedded_wirings: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print(f"embedded_wirings: interrupted; run the same command again to continue from {settings.store}",
+              file=sys.stderr)
+        return 130
+    text = table.markdown()
+    print(text)
+    if out is not None:
+        out.write_text(text, encoding="utf-8")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

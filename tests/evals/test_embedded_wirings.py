@@ -1,0 +1,186 @@
+"""The embedded-wirings benchmark (`evals/bench/embedded_wirings.py`) on a scripted model: which rows the table has,
+its columns and cells, the "cannot finish" rule and its arithmetic, the probe, and resuming from the store."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from coopgraph.evals.bench import embedded_wirings
+from coopgraph.evals.bench.embedded_plan import WORLDS, Row, plan_rows
+from coopgraph.evals.bench.embedded_probe import Bound, Probe, cheapest_bound, count_choices, expert_decisions, probe
+from coopgraph.evals.bench.embedded_wirings import Ledger, Settings, build_table, main
+from coopgraph.testing import scripted_lm
+from coopgraph.testing.kitchen_policy import kitchen_policy
+
+HEAD = ("| Wiring | World | Profile | Episodes (n) | Success or score | Steps or frames | Invalid answers "
+        "| s / decision |")
+
+
+@pytest.fixture
+def kitchen_model(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """Every profile answers as the scripted kitchen policy; the list collects the settings asked for."""
+    asked: list[str] = []
+
+    def make_lm(setting: Any = None, **_: Any) -> Any:
+        asked.append(str(setting))
+        return scripted_lm(kitchen_policy)
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
+    return asked
+
+
+def _cells(markdown: str) -> list[list[str]]:
+    return [line.strip("| ").split(" | ") for line in markdown.splitlines() if line.startswith("| llmco")]
+
+
+def test_the_rows_are_each_wiring_in_each_world_its_spec_plays_plus_the_distilled_planners_that_fit() -> None:
+    rows = {(r.wiring, r.world, r.profile, r.member) for r in plan_rows()}
+    on_default = {(w, world) for w, world, profile, _ in rows if profile == "local"}
+    assert on_default == {(w, world) for w in ("coela", "capo") for world in WORLDS} | {
+        ("reveca", "cwah"), ("reveca", "tdw-mat"),
+        ("llmco", "overcooked"), ("llmco", "collab-capture"), ("llmco", "collab-escape")}
+    assert rows - {(w, world, "local", w) for w, world in on_default} == {
+        ("coela", "cwah", "local-coop", "coela-lite"), ("coela", "cwah", "local-coop-brief", "coela-brief"),
+        ("coela", "tdw-mat", "local-coop-tdw", "coela-lite"),
+        ("llmco", "overcooked", "local-coop-kitchen", "llmco-lite"),
+        ("llmco", "overcooked", "local-coop-llmco", "llmco")}
+    assert [r.wiring for r in plan_rows()] == sorted((r.wiring for r in plan_rows()),
+                                                    key=["coela", "capo", "reveca", "llmco"].index)
+    assert Row("coela", "tdw-mat", "local-coop-tdw", "coela-lite").profile_text == \
+        "local-coop-tdw (distilled; plays coela-lite)"
+    assert plan_rows(["reveca"], ["overcooked"]) == [] and plan_rows(["llmco"], ["cwah"]) == []
+
+
+def test_the_bound_is_the_cheapest_episodes_expert_decisions_times_the_probes_seconds_each() -> None:
+    timed = Probe(decisions=5, seconds=37.2)  # 4 intervals between the first and the fifth decision
+    assert timed.seconds_per_decision == pytest.approx(9.3)
+    bound = cheapest_bound({"test/0": 530, "test/3": 412, "test/7": 412, "test/9": 600}, timed)
+    assert bound == Bound("test/3", 412, pytest.approx(9.3), 5, 4)  # ties go to the first name
+    assert bound is not None and bound.seconds == pytest.approx(412 * 9.3)
+    assert bound.exceeds(30 * 60) and not bound.exceeds(64 * 60)
+    assert bound.text(30 * 60) == ("cannot finish in 30 min: ≥ 412 decisions × 9.3 s = 64 min (test/3, the fewest "
+                                   "decisions of 4 episodes; probe n=5)")
+    assert Bound("cramped_room", 40, 0.5, 3).text(60) == \
+        "cannot finish in 1 min: ≥ 40 decisions × 0.5 s = 0.33 min (cramped_room; probe n=3)"
+    assert cheapest_bound({"test/0": 10}, Probe(decisions=1, seconds=0.0)) is None  # one decision times nothing
+    assert cheapest_bound({}, timed) is None
+
+
+def test_the_expert_counts_its_choices_among_two_or_more_options() -> None:
+    greedy = expert_decisions("overcooked", "cramped_room", {}, 60)
+    assert greedy > 10 and expert_decisions("overcooked", "cramped_room", {}, 60) == greedy  # scripted: the same
+    assert expert_decisions("overcooked", "cramped_room", {}, 120) > greedy
+    assert expert_decisions("cwah", "test/0", {}, None) > 5  # MHP's planner
+    with pytest.raises(TypeError, match="no choose"):
+        count_choices(object())
+
+
+def test_the_probe_stops_the_episode_at_its_decisions(kitchen_model: list[str]) -> None:
+    row = Row("llmco", "overcooked", "local", "llmco")
+    found = probe(row, "cramped_room", {}, 400, decisions=3)
+    assert found.decisions == 3 and found.error is None and found.seconds_per_decision is not None
+    assert set(kitchen_model) == {"local"}
+    short = probe(row, "cramped_room", {}, 1, decisions=50)  # the episode ends first: what it timed
+    assert 0 < short.decisions < 50 and not short.stopped
+    capped = probe(row, "cramped_room", {}, 400, decisions=50, budget_s=1e-9)  # out of budget after the first
+    assert capped.stopped and capped.decisions == 2 and capped.seconds > 0
+    bound = cheapest_bound({"cramped_room": 300}, capped)
+    assert bound is not None and bound.text(1e-9).endswith("(cramped_room; probe n=2, its last decision still "
+                                                           "running at the budget)")
+
+
+def test_the_table_has_a_measured_row_per_profile_and_resumes_without_running_again(
+        kitchen_model: list[str], tmp_path: Path) -> None:
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=2, store=tmp_path / "store", max_steps=30)
+    said: list[str] = []
+    text = build_table(settings, say=said.append).markdown()
+    assert HEAD in text and "Published wirings on the embedded default (budget 30 min an episode)" in text
+    rows = _cells(text)
+    assert [r[2] for r in rows] == ["local (default)", "local-coop-kitchen (distilled; plays llmco-lite)",
+                                    "local-coop-llmco (distilled; plays llmco)"]
+    for cells in rows:
+        assert cells[:2] == ["llmco", "overcooked"] and cells[3] == "2"
+        assert cells[4].startswith("score ") and cells[4].endswith("(n=2, deterministic)")
+        assert cells[5].endswith("(n=2, deterministic) ticks") and cells[5].startswith("30.0")
+        answers = re.fullmatch(r"0 \(0% of (\d+)\)", cells[6])  # the policy always answers from the list
+        assert answers is not None and int(answers[1]) > 0 and float(cells[7]) >= 0
+    assert sorted(set(kitchen_model)) == ["local", "local-coop-kitchen", "local-coop-llmco"]
+    assert any("2 episodes to run" in line for line in said)
+    kitchen_model.clear()
+    again = build_table(settings, say=said.append).markdown()
+    assert kitchen_model == [] and _cells(again) == rows  # all from the store: no model asked, the same cells
+
+
+def test_invalid_answers_are_counted_with_their_share_of_the_decisions(monkeypatch: pytest.MonkeyPatch,
+                                                                       tmp_path: Path) -> None:
+    calls = [0]
+
+    def sometimes_off(messages: Any, kwargs: Any) -> str:
+        calls[0] += 1
+        return "Explanation: hm.\nAction: juggle the pot." if calls[0] % 3 == 0 else kitchen_policy(messages, kwargs)
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(sometimes_off))
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store", max_steps=30,
+                        distilled=False)
+    (cells,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    from coopgraph.evals.store import ResultStore
+
+    with ResultStore(tmp_path / "store") as store:
+        (row,) = store.rows()
+    invalid, decisions = int(row["invalid_answers"]), int(row["decisions"])
+    assert invalid > 0 and cells[6] == f"{invalid} ({invalid / decisions:.0%} of {decisions})"
+    assert float(cells[7]) == pytest.approx(row["wall_time_s"] / decisions, abs=0.01)
+
+
+def test_a_row_that_cannot_finish_in_the_budget_says_so_with_its_bound_and_runs_nothing(
+        kitchen_model: list[str], tmp_path: Path) -> None:
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=3, store=tmp_path / "store",
+                        max_steps=30, budget_min=1e-6, probe_decisions=3, distilled=False)
+    (cells,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    ledger = Ledger(tmp_path / "store" / "probes.json")
+    (timed,) = [Probe(**v) for k, v in ledger.data.items() if k.startswith("probe ")]
+    needed = {k.split()[-2]: v for k, v in ledger.data.items() if k.startswith("expert ")}
+    assert len(needed) == 3 and timed.decisions >= 2  # the probe stops at 3, or at the budget (here, at once)
+    bound = cheapest_bound(needed, timed)
+    assert bound is not None and bound.decisions == min(needed.values())
+    assert cells[3] == "0 of 3" and cells[4] == bound.text(1e-6 * 60) and cells[4].startswith("cannot finish in ")
+    assert cells[5] == cells[6] == "–" and cells[7].endswith(f"(probe, n={timed.decisions})")
+    kitchen_model.clear()
+    (resumed,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    assert resumed == cells and kitchen_model == []  # the ledger answers: no probe, no episode
+
+
+def test_the_command_writes_the_table_and_refuses_bad_options(kitchen_model: list[str], tmp_path: Path,
+                                                              capsys: pytest.CaptureFixture[str]) -> None:
+    out = tmp_path / "table.md"
+    assert main(["--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps", "20",
+                 "--no-distilled", "--store", str(tmp_path / "store"), "--out", str(out)]) == 0
+    assert HEAD in out.read_text(encoding="utf-8") and HEAD in capsys.readouterr().out
+    assert main(["--probe-decisions", "1", "--store", str(tmp_path / "store")]) == 2
+    assert "--probe-decisions must be 2 or more" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        embedded_wirings.parse_args(["--episodes", "0"])
+    assert "--episodes must be 1 or more" in capsys.readouterr().err
+
+
+def test_a_row_names_episodes_over_the_budget_failures_and_what_a_lower_budget_left_unrun() -> None:
+    row = Row("coela", "cwah", "local", "coela")
+
+    def done(episode: str, success: float, steps: int, wall: float) -> dict[str, Any]:
+        return {"suite": "s", "team": row.label, "episode": episode, "seed": 0, "repeat": 0, "success": success,
+                "steps": steps, "decisions": 20, "invalid_answers": 5, "wall_time_s": wall, "metrics": {}}
+
+    cells = embedded_wirings.table_row(row, [done("test/0", 1.0, 60, 900.0), done("test/1", 0.0, 250, 2400.0)],
+                                       errors=1, wanted=3, bound=None, budget_s=1800, unit="steps")
+    assert cells["episodes"] == "2 of 3 (1 failed); over budget: test/1"
+    assert cells["measure"].startswith("success 50% [") and cells["measure"].endswith("(n=2)")
+    assert cells["time"].startswith("155.0 [") and cells["time"].endswith("(n=2) steps")
+    assert cells["invalid"] == "10 (25% of 40)" and cells["pace"] == "82.5"
+    lowered = embedded_wirings.table_row(row, [done("test/0", 1.0, 60, 300.0)], errors=0, wanted=3,
+                                         bound=Bound("test/1", 18, 60.0, 5, 2), budget_s=600, unit="steps")
+    assert lowered["episodes"] == ("1 of 3; the rest: cannot finish in 10 min: ≥ 18 decisions × 60.0 s = 18 min "
+                                   "(test/1, the fewest decisions of 2 episodes; probe n=5)")
