@@ -12,6 +12,7 @@ The files are located with `importlib.util.find_spec` and loaded with `tokenizer
 from __future__ import annotations
 
 import importlib.util
+import threading
 from collections.abc import Sequence
 from functools import cache
 from pathlib import Path
@@ -74,9 +75,19 @@ class StaticEmbedder:
         return out / np.maximum(norms, 1e-12)
 
 
-@cache
+#: Episodes on threads embed their first observations together; one of them loads the table, the rest wait for it.
+_LOADING = threading.Lock()
+
+
 def load_embedder(dim: int = FULL_DIM) -> StaticEmbedder:
-    """The static model truncated to `dim` columns, loaded once per process (about 0.1 s, 50 MB)."""
+    """The static model truncated to `dim` columns, loaded once per process (about 0.1 s, 50 MB), also when threads
+    ask for it at the same moment (a bare cache let each of them read and copy the table)."""
+    with _LOADING:
+        return _loaded(dim)
+
+
+@cache
+def _loaded(dim: int) -> StaticEmbedder:
     if dim not in DIMS:
         raise ValueError(f"dim must be one of {DIMS}, got {dim}")
     root = model_dir()

@@ -117,9 +117,14 @@ class SQLiteResponseCache(BaseCache):
                 conn.execute("CREATE TABLE IF NOT EXISTS responses (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
 
     def _conn(self) -> sqlite3.Connection:
+        """This thread's connection. Its commits are not synced to disk one by one (`synchronous=NORMAL`, safe with
+        WAL: a killed process loses nothing committed, a power cut at most the last replies, which are asked again).
+        Every call writes (and an unusable reply is evicted), so with a sync per commit, episodes answered together
+        queued on the file's write lock for milliseconds a call, on each call's path to the next."""
         conn = getattr(self._local, "conn", None)
         if conn is None:
             conn = sqlite3.connect(self.path, timeout=30)
+            conn.execute("PRAGMA synchronous=NORMAL")
             self._local.conn = conn
         return conn
 

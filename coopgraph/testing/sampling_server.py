@@ -6,7 +6,9 @@ at temperature 0 it always takes the first (greedy); a prompt without options ge
 the same way. It records each request's seed, so a test can see which seeds reached the server and how many
 requests the response cache spared it. With `latency_s` it answers every request after exactly that long, as a
 loaded model server would, and counts how many requests it held at once (`max_in_flight`): the throughput
-benchmark and the concurrency tests measure against it.
+benchmark and the concurrency tests measure against it. With `reply` it answers every request with that one text,
+as the simplest test server does (issue 37's throughput figures came from one): a planner then finds no option in
+it and asks again, so a decision costs its full retries.
 """
 
 from __future__ import annotations
@@ -60,8 +62,11 @@ def answer(body: dict[str, Any]) -> str:
     return FREE_REPLIES[pick]
 
 
-def _handler(seen: Seen, latency_s: float) -> type[BaseHTTPRequestHandler]:
+def _handler(seen: Seen, latency_s: float, reply: str | None) -> type[BaseHTTPRequestHandler]:
     class Handler(BaseHTTPRequestHandler):
+        protocol_version = "HTTP/1.1"  # keeps connections open, as model servers do: a request costs no new socket
+        disable_nagle_algorithm = True  # headers and body leave at once, not 40 ms apart (Nagle and delayed ACK)
+
         def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - the stdlib's name
             return  # quiet: tests read `seen`, not a log
 
@@ -90,7 +95,7 @@ def _handler(seen: Seen, latency_s: float) -> type[BaseHTTPRequestHandler]:
             finally:
                 with seen.lock:
                     seen.in_flight -= 1
-            text = answer(body)
+            text = answer(body) if reply is None else reply
             prompt_tokens = sum(len(str(m.get("content", "")).split()) for m in body.get("messages") or [])
             self._send({
                 "id": "chatcmpl-sampler", "object": "chat.completion", "created": 0, "model": body.get("model"),
@@ -109,11 +114,12 @@ class _Server(ThreadingHTTPServer):
 
 
 @contextmanager
-def sampling_server(latency_s: float = 0.0) -> Iterator[tuple[str, Seen]]:
+def sampling_server(latency_s: float = 0.0, reply: str | None = None) -> Iterator[tuple[str, Seen]]:
     """Serve on 127.0.0.1 (a free port) until the block ends; yields the base URL (`.../v1`) and what it saw.
-    Each chat request is answered `latency_s` after it arrived (all of them at once: no batch limit)."""
+    Each chat request is answered `latency_s` after it arrived (all of them at once: no batch limit), with `reply`
+    when it is given, else as a seeded sampler would (`answer`)."""
     seen = Seen()
-    server = _Server(("127.0.0.1", 0), _handler(seen, latency_s))
+    server = _Server(("127.0.0.1", 0), _handler(seen, latency_s, reply))
     thread = threading.Thread(target=server.serve_forever, daemon=True, name="sampling-server")
     thread.start()
     try:

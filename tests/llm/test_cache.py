@@ -61,3 +61,12 @@ def test_other_weights_do_not_share_entries(tmp_path: Path) -> None:
         ChatRequest(MESSAGES, 10))
     assert (same.text, same.cache_hit) == ("Action: wait.", True)
     assert (new.text, new.cache_hit) == ("Action: pick up onion from o0.", False)
+
+
+def test_commits_are_not_synced_one_by_one(tmp_path: Path) -> None:
+    """Every call writes the cache: each thread's connection commits without a sync of its own (WAL keeps the file
+    whole), so episodes answered at the same moment do not queue on the file's write lock."""
+    cache = SQLiteResponseCache(tmp_path / "r.sqlite")
+    conn = cache._conn()
+    assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 1  # NORMAL

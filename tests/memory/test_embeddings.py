@@ -21,7 +21,7 @@ def test_model_loads_and_embeds_with_the_network_cut(monkeypatch: pytest.MonkeyP
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setattr(socket.socket, "connect", refuse)
     monkeypatch.setattr(socket, "create_connection", refuse)
-    load_embedder.cache_clear()
+    embeddings._loaded.cache_clear()
     vectors = StaticEmbeddingFunction()(["saw <cupcake> (305) inside <fridge> (120)", "Bob said: hello"])
     assert len(vectors) == 2 and vectors[0].shape == (256,)
     with VectorMemory() as memory:  # the whole store path too: client, collection, add, query
@@ -75,3 +75,28 @@ def test_missing_model_package_is_reported_by_name(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(embeddings, "MODEL_PACKAGE", "no_such_embedding_package")
     with pytest.raises(EmbeddingModelMissing, match="no_such_embedding_package"):
         StaticEmbeddingFunction()
+
+
+def test_threads_asking_at_once_load_the_table_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Episodes on threads embed their first observations together: one thread reads the table, the others get
+    the same model instead of each reading and copying 50 MB."""
+    from concurrent.futures import ThreadPoolExecutor
+    from threading import Barrier
+
+    real, reads, start = embeddings.model_dir, [], Barrier(8)
+
+    def counted() -> object:
+        reads.append(1)
+        return real()
+
+    embeddings._loaded.cache_clear()
+    monkeypatch.setattr(embeddings, "model_dir", counted)
+
+    def ask(_: int) -> embeddings.StaticEmbedder:
+        start.wait()
+        return load_embedder()
+
+    with ThreadPoolExecutor(8) as threads:
+        models = list(threads.map(ask, range(8)))
+    embeddings._loaded.cache_clear()
+    assert len(reads) == 1 and all(model is models[0] for model in models)
