@@ -17,6 +17,7 @@ from coopgraph.envs.protocol import (
     Affordance,
     AgentInfo,
     AgentKit,
+    MemberBase,
     Observation,
     PrimitiveAction,
     SkillStatus,
@@ -24,7 +25,7 @@ from coopgraph.envs.protocol import (
 from coopgraph.envs.registry import agent_kit
 
 
-class KitMember:
+class KitMember(MemberBase):
     """Implements `TeamMember`: `choose(belief, options)` picks a listed affordance, the kit's skill book runs it.
 
     Subclasses write `choose`; `ended` hears each plan's end (a recorder logs it). `attempts` bounds how many

@@ -2,7 +2,7 @@
 
 Agent code (baselines today, LLM graph nodes later) imports only these types: what an agent observes,
 what it may do, the high-level actions it chooses among, and the small protocols (skill book,
-affordances, team member) through which it acts. Nothing here knows a concrete environment.
+affordances, team member and its defaults) through which it acts. Nothing here knows a concrete environment.
 """
 
 from __future__ import annotations
@@ -397,13 +397,65 @@ class Affordances(Protocol):
 
 @runtime_checkable
 class TeamMember(Protocol):
-    """What the episode runner talks to: one decentralised agent choosing a primitive action per step."""
+    """What the runtime asks of a team member: one decentralised agent choosing a primitive action per step.
 
-    name: str
+    Beside `reset` and `act`: whether it waits on a model (`decides_concurrently`: the runtime then asks it on a
+    thread beside its partners), whether it varies by itself (`samples`: a model at a temperature above 0, a
+    person), where it writes its trace events (`set_tracer`), what it used of a language model (`llm_usage`, None
+    for a member that asks none) and `close`, which frees what it holds (a graph agent's vector store). Members
+    that only compute inherit `MemberBase` for all of these; `coopgraph.testing.check_member` checks a member.
+    """
+
+    @property
+    def name(self) -> str:
+        """What the member is called in results and traces (`mhp`, a spec's name, `human`)."""
+
+    @property
+    def decides_concurrently(self) -> bool: ...
+
+    @property
+    def samples(self) -> bool: ...
 
     def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None: ...
 
     def act(self, observation: Observation) -> PrimitiveAction: ...
+
+    def set_tracer(self, tracer: Any) -> None:
+        """Take the tracer bound to this member's agent, before its first step (a member may write no events)."""
+
+    def llm_usage(self) -> Mapping[str, float] | None:
+        """Calls, tokens, failed calls and fallbacks of the member's language model; None when it asks none."""
+
+    def close(self) -> None:
+        """Free what the member holds once its episode is over (a graph agent's vector store)."""
+
+
+class MemberBase:
+    """The defaults of a `TeamMember` that asks no model: scripted partners (each world's `experts/`) and the
+    person at a front end inherit them and write only `reset` and `act`.
+
+    It decides on the runner's thread, samples nothing (a person says `samples = True`), keeps the tracer it is
+    handed in `tracer` for members that write `plan` events, has no LLM usage and holds nothing to close."""
+
+    name: str = "member"
+    decides_concurrently: bool = False
+    samples: bool = False
+    tracer: Any = None
+
+    def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
+        raise NotImplementedError(f"{type(self).__name__} must write reset(agent_id, env_info, seed)")
+
+    def act(self, observation: Observation) -> PrimitiveAction:
+        raise NotImplementedError(f"{type(self).__name__} must write act(observation)")
+
+    def set_tracer(self, tracer: Any) -> None:
+        self.tracer = tracer
+
+    def llm_usage(self) -> Mapping[str, float] | None:
+        return None
+
+    def close(self) -> None:
+        return None
 
 
 #: The unit a world's clock counts (C-WAH steps, TDW-MAT frames, Overcooked ticks, the Collab games' turns).

@@ -116,10 +116,9 @@ def play(
         else:
             members = parse_team(team)
             options = _parse_options(env_opt)
-            if options:
-                _check_env_options(env, options, episode, len(members))
+            world = _check_env_options(env, options, episode, len(members)) if options else None
             payload = runner(env=env, episode=episode, team=members, llm=llm or "local", out=folder,
-                             env_options=options, max_steps=max_steps, seed=run_seed)
+                             env_options=options, max_steps=max_steps, seed=run_seed, world=world)
     except PlayAbandoned as exc:
         fail(str(exc), code=1)
     except SuiteInvalid as exc:

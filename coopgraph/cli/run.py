@@ -13,6 +13,8 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from coopgraph.cli.app import app, console, emit_json, fail, whole_number
 
 if TYPE_CHECKING:
+    from pettingzoo import ParallelEnv
+
     from coopgraph.runtime.result import RunResult
 
 
@@ -74,8 +76,9 @@ def _option_kinds(env_name: str) -> dict[str, type]:
     return out
 
 
-def _check_env_options(env_name: str, options: dict[str, Any], episode: str, agents: int) -> None:
-    """Refuse an --env-opt the world does not take, or a value of the wrong type, in one line."""
+def _check_env_options(env_name: str, options: dict[str, Any], episode: str, agents: int) -> ParallelEnv:
+    """Refuse an --env-opt the world does not take, or a value of the wrong type, in one line; else the world, built
+    with them, which the run then plays (`run_configured(world=...)`), so checking the options costs no build."""
     from pydantic import ValidationError
 
     from coopgraph import envs
@@ -97,7 +100,7 @@ def _check_env_options(env_name: str, options: dict[str, Any], episode: str, age
         if kind is str and not isinstance(value, str):
             options[key] = str(value)
     try:
-        envs.make(env_name, episode=episode, num_agents=agents, **options).close()
+        return envs.make(env_name, episode=episode, num_agents=agents, **options)
     except TypeError as exc:
         if "unexpected keyword argument" in str(exc):
             unknown = [k for k in options if k not in kinds]
@@ -125,14 +128,15 @@ def _live_printer(record: dict[str, Any]) -> None:
 
 
 def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_names: list[str], llm: str,
-              max_steps: int | None, out: Path, *, live: bool, seed: int, trace_name: str | None = None
-              ) -> RunResult:
-    """Run with a progress bar and each agent's plans and messages printed as they happen."""
+              max_steps: int | None, out: Path, *, live: bool, seed: int, trace_name: str | None = None,
+              world: ParallelEnv | None = None) -> RunResult:
+    """Run with a progress bar and each agent's plans and messages printed as they happen; `world`, when the
+    option check built it, is the one the run plays."""
     from coopgraph.runtime.launch import run_configured
 
     if not live:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
-                              keep_checkpoints=True, trace_name=trace_name)
+                              keep_checkpoints=True, trace_name=trace_name, world=world)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(),
                         TextColumn("{task.completed}/{task.total}"), TimeElapsedColumn(), console=console,
                         transient=True)
@@ -147,7 +151,8 @@ def _run_live(env_name: str, env_options: dict[str, Any], episode: str, team_nam
 
     try:
         return run_configured(env_name, env_options, episode, team_names, llm, max_steps, out, seed=seed,
-                              listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name)
+                              listeners=[_live_printer, advance], keep_checkpoints=True, trace_name=trace_name,
+                              world=world)
     finally:
         if progress.live.is_started:  # stopping one never started still prints an empty line
             progress.stop()
@@ -240,18 +245,22 @@ def run(
         members = parse_team(team)
         check_team_size(env, len(members))
         options = _parse_options(env_opt)
-        if options:
-            _check_env_options(env, options, episode, len(members))
-        settings = dict(zip(members, team_settings(members, llm, env), strict=True))
-        for member, setting in settings.items():
-            if setting is not None and setting != llm and not as_json:
-                console.print(f"--llm {escape(llm)}: {escape(member)} plays with {escape(setting)}, the distilled "
-                              f"planner that learned its prompt in {escape(env)}", highlight=False)
-        warnings = [] if as_json else [prompt_mismatch(m, s, env) for m, s in settings.items()]
-        for warning in filter(None, warnings):
-            console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
-        result = _run_live(env, options, episode, members, llm, max_steps, out,
-                           live=not as_json, seed=run_seed, trace_name=trace.name if trace is not None else None)
+        world = _check_env_options(env, options, episode, len(members)) if options else None
+        try:  # the run takes the checked world over; until then a refusal closes it here
+            settings = dict(zip(members, team_settings(members, llm, env), strict=True))
+            for member, setting in settings.items():
+                if setting is not None and setting != llm and not as_json:
+                    console.print(f"--llm {escape(llm)}: {escape(member)} plays with {escape(setting)}, the "
+                                  f"distilled planner that learned its prompt in {escape(env)}", highlight=False)
+            warnings = [] if as_json else [prompt_mismatch(m, s, env) for m, s in settings.items()]
+            for warning in filter(None, warnings):
+                console.print(f"[yellow]warning:[/yellow] {escape(warning)}", highlight=False)
+        except BaseException:
+            if world is not None:
+                world.close()
+            raise
+        result = _run_live(env, options, episode, members, llm, max_steps, out, live=not as_json, seed=run_seed,
+                           trace_name=trace.name if trace is not None else None, world=world)
     except (UnknownEnvironmentError, UnknownMemberError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     if as_json:

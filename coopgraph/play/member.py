@@ -45,9 +45,6 @@ class HumanMember(KitMember):
         super().reset(agent_id, env_info, seed)
         self.env, self.agent, self.heard = env_info.env, agent_id, []
 
-    def set_tracer(self, tracer: Any) -> None:
-        self.tracer = tracer
-
     def _trace(self, kind: str, **fields: Any) -> None:
         if self.tracer is not None:
             self.tracer.event(kind, **fields)

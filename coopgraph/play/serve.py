@@ -15,7 +15,7 @@ import time
 import webbrowser
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import uvicorn
 
@@ -27,19 +27,17 @@ from coopgraph.play.turn import MOVES
 from coopgraph.play.web import LOCAL, make_app
 from coopgraph.play.web_seat import WebSeat
 
+if TYPE_CHECKING:
+    from pettingzoo import ParallelEnv
 
-def _context(env: str, episode: str, team: list[str], env_options: dict[str, Any]) -> dict[str, Any]:
+
+def _context(world: ParallelEnv, env: str, episode: str, team: list[str]) -> dict[str, Any]:
     """What the page shows beside the turns: the world, episode, agents; a grid world's layout or a house's rooms
     and doors (each fixed and known to every agent, so they give nothing away; objects come with each turn, from
-    the agent's belief). Not the team: in a study the partner condition stays hidden."""
-    from coopgraph import envs
-
-    world = envs.make(env, episode=episode, num_agents=len(team), **env_options)
-    try:
-        agents = list(world.possible_agents)
-        layout = world.layout() if isinstance(world, World) else None
-    finally:
-        world.close()
+    the agent's belief). Not the team: in a study the partner condition stays hidden. Read off the world the episode
+    is then played in."""
+    agents = list(world.possible_agents)
+    layout = world.layout() if isinstance(world, World) else None
     return {"env": env, "episode": episode, "agents": agents, "agent": human_agent(team, agents),
             "layout": house_layout(layout),
             "moves": MOVES.get(env, {})}
@@ -61,11 +59,20 @@ def serve_episode(env: str, episode: str, team: list[str], llm: Any, out: Path, 
                   step_limit_s: float | None = None, show_plans: bool = False, host: str = LOCAL, port: int = 8765,
                   open_browser: bool = True, say: Callable[[str], None] = print, participant: str | None = None,
                   ratings_wait_s: float | None = None, on_ready: Callable[[str], None] | None = None,
-                  trace_name: str | None = None) -> dict[str, Any]:
+                  trace_name: str | None = None, world: ParallelEnv | None = None) -> dict[str, Any]:
     """Serve the page, play the episode through it, wait for the ratings (`ratings_wait_s`, None: until given
-    or Ctrl-C), store them with the run and return the result (with `ratings`, or None when none were given)."""
+    or Ctrl-C), store them with the run and return the result (with `ratings`, or None when none were given).
+    One world, built here unless the caller built it (`world`), gives the page its context and is played in."""
+    from coopgraph import envs
+
     options = env_options or {}
-    context = _context(env, episode, team, options)
+    if world is None:
+        world = envs.make(env, episode=episode, num_agents=len(team), **options)
+    try:  # until the episode takes the world over, a failure here closes it
+        context = _context(world, env, episode, team)
+    except BaseException:
+        world.close()
+        raise
     seat = WebSeat()
     token = None if host == LOCAL else secrets.token_urlsafe(16)
     sock = socket.socket(socket.AF_INET6 if ":" in host else socket.AF_INET)
@@ -74,6 +81,7 @@ def serve_episode(env: str, episode: str, team: list[str], llm: Any, out: Path, 
         sock.bind((host, port))
     except OSError as exc:
         sock.close()
+        world.close()
         raise ValueError(f"--host {host} --port {port}: cannot listen there ({exc.strerror}); try another --port "
                          "(0 picks a free one)") from None
     bound = sock.getsockname()[1]
@@ -93,7 +101,8 @@ def serve_episode(env: str, episode: str, team: list[str], llm: Any, out: Path, 
     previous = _leave_on_sigterm()
     try:
         result = play_episode(env, episode, team, llm, seat, out, env_options=options, max_steps=max_steps,
-                              seed=seed, step_limit_s=step_limit_s, show_plans=show_plans, trace_name=trace_name)
+                              seed=seed, step_limit_s=step_limit_s, show_plans=show_plans, trace_name=trace_name,
+                              world=world)
         say("the episode has ended; the page asks two questions about your partner (Ctrl-C to skip)")
         with contextlib.suppress(KeyboardInterrupt):
             seat.rated.wait(timeout=ratings_wait_s)

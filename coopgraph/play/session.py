@@ -9,12 +9,15 @@ from __future__ import annotations
 
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from coopgraph.play.member import HumanMember
 from coopgraph.play.seat import Seat, SeatLeft
 from coopgraph.record.trace_file import Tracer, read_events
 from coopgraph.runtime.teams import HUMAN
+
+if TYPE_CHECKING:
+    from pettingzoo import ParallelEnv
 
 
 class PlayError(ValueError):
@@ -76,17 +79,23 @@ def visible_event(record: dict[str, Any], agent: str, show_plans: bool) -> dict[
 def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, out: Path, *,
                  env_options: dict[str, Any] | None = None, max_steps: int | None = None, seed: int = 0,
                  step_limit_s: float | None = None, show_plans: bool = False, trace_name: str | None = None,
-                 ) -> dict[str, Any]:
+                 world: ParallelEnv | None = None) -> dict[str, Any]:
     """Run one episode with the person at `seat` as the team's `human`; returns the run's result as its JSON payload
     (`RunResult.payload`), which the front ends extend with `human_agent` and the ratings.
     `llm` is what `run_configured` takes (a setting, a factory, or one per member).
+    The world is built once (or `world` is the one the caller built from these arguments): it names the human's
+    agent and is the one the episode is played in.
     When the person leaves (the seat raises, or Ctrl-C) the trace is marked abandoned and `PlayAbandoned` raised."""
     from coopgraph import envs
     from coopgraph.runtime.launch import run_configured
 
-    probe = envs.make(env, episode=episode, num_agents=len(team), **(env_options or {}))
-    agent = human_agent(team, list(probe.possible_agents))
-    probe.close()
+    if world is None:
+        world = envs.make(env, episode=episode, num_agents=len(team), **(env_options or {}))
+    try:
+        agent = human_agent(team, list(world.possible_agents))
+    except BaseException:
+        world.close()
+        raise
 
     def forward(record: dict[str, Any]) -> None:
         seen = visible_event(record, agent, show_plans)
@@ -97,7 +106,7 @@ def play_episode(env: str, episode: str, team: list[str], llm: Any, seat: Seat, 
     try:
         result = run_configured(env, env_options or {}, episode, team, llm, max_steps, out, seed=seed,
                                 listeners=[forward], trace_name=trace.name, keep_checkpoints=True,
-                                seat_human=lambda: HumanMember(seat, step_limit_s)).payload()
+                                seat_human=lambda: HumanMember(seat, step_limit_s), world=world).payload()
     except (KeyboardInterrupt, SeatLeft):
         raise PlayAbandoned(trace, mark_abandoned(trace)) from None
     result["human_agent"] = agent

@@ -31,13 +31,6 @@ def check_step_budget(value: object, name: str = "max_steps") -> int | None:
                          "world's horizon)")
     return value
 
-    def number(self, key: str) -> float:
-        """The team metric `key` as a number (a per-agent mapping such as `deliveries_by_agent` is not one)."""
-        value = self.metrics[key]
-        if isinstance(value, dict):
-            raise TypeError(f"metric {key!r} is one number per agent ({value}), not a team number")
-        return value
-
 
 def _metrics(result: WorldMetrics) -> tuple[dict[str, MetricValue], dict[str, dict[str, float]]]:
     per_agent = {
@@ -55,6 +48,19 @@ def _as_world(env: ParallelEnv) -> World:
     return env
 
 
+def _as_members(team: Sequence[object]) -> list[TeamMember]:
+    """`team` seen as `TeamMember`s, or one TypeError naming the first member that is not one."""
+    members: list[TeamMember] = []
+    for member in team:
+        if not isinstance(member, TeamMember):
+            raise TypeError(f"{type(member).__name__} does not implement coopgraph.envs.protocol.TeamMember (name, "
+                            "decides_concurrently, samples, reset, act, set_tracer, llm_usage, close); inherit "
+                            "coopgraph.envs.protocol.MemberBase for the defaults of a member that asks no model, and "
+                            "coopgraph.testing.check_member says what is missing")
+        members.append(member)
+    return members
+
+
 def run_episode(
     env: ParallelEnv,
     team: Sequence[TeamMember],
@@ -67,6 +73,7 @@ def run_episode(
     started = time.perf_counter()
     max_steps = check_step_budget(max_steps)
     world = _as_world(env)
+    team = _as_members(team)
     observations, _ = env.reset(seed=seed)
     agents = list(env.possible_agents)
     if len(team) != len(agents):
@@ -80,8 +87,8 @@ def run_episode(
     bound = {agent: HeldTracer(tracer.bind(agent=agent)) for agent in agents} if tracer is not None else {}
     for index, (agent, member) in enumerate(members.items()):
         member.reset(agent, world.agent_info(agent), seed + index)
-        if agent in bound and callable(getattr(member, "set_tracer", None)):
-            member.set_tracer(bound[agent])  # type: ignore[attr-defined]
+        if agent in bound:
+            member.set_tracer(bound[agent])
     env_name, episode_id = world.name, world.episode_id
     layout = world.layout() if tracer is not None else None
     if tracer is not None:
@@ -93,7 +100,7 @@ def run_episode(
             agents=agents,
             team=[m.name for m in team],
             max_steps=horizon,
-            goal=getattr(next(iter(observations.values()), None), "goal_text", None),
+            goal=first.goal_text,
             **({"layout": layout} if layout is not None else {}),
         )
     messages: list[Message] = []

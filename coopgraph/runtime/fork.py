@@ -18,6 +18,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from coopgraph.envs.protocol import TeamMember
 from coopgraph.llm.seeds import model_seeds
 from coopgraph.record.recorded_run import (
     NEEDS_CHECKPOINTS,
@@ -192,7 +193,7 @@ def fork_run(trace: str | Path, at: int, *, llm: str | Callable[[], Any] | None 
     world = ForkedWorld(run.make_world(), run, at, said)
     recorded = run.checkpoints()
 
-    def catch_up(members: list[Any]) -> list[Any]:
+    def catch_up(members: list[TeamMember]) -> list[TeamMember]:
         return [ForkedMember(m, world, catch, checkpoint, recorded.get(agent)) for agent, m, catch, checkpoint
                 in zip(run.agents, members, plan.catches, plan.checkpoints, strict=True)]
 

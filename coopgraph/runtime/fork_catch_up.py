@@ -9,11 +9,22 @@ fork's trace so it reads as one whole episode. The episode runner then plays on,
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
-from coopgraph.envs.protocol import WAIT, AgentInfo, Message, Observation, TimeUnit, World, WorldMetrics
+from coopgraph.envs.protocol import (
+    WAIT,
+    AgentInfo,
+    Message,
+    Observation,
+    PrimitiveAction,
+    TeamMember,
+    TimeUnit,
+    World,
+    WorldMetrics,
+)
 from coopgraph.record.recorded_run import RecordedRun, StepCheckpoint, TraceError, restore_member
 from coopgraph.record.trace_file import Tracer
 
@@ -137,9 +148,10 @@ Catch = Literal["replay", "restore", "join"]
 
 class ForkedMember:
     """A team member that catches up with the run when reset: a baseline replays its recorded steps (and must
-    choose what it chose), a graph agent is restored from its checkpoint, a new member joins as it is."""
+    choose what it chose), a graph agent is restored from its checkpoint, a new member joins as it is. Everything
+    else of the `TeamMember` protocol is the wrapped member's."""
 
-    def __init__(self, inner: Any, world: ForkedWorld, catch: Catch, checkpoint: StepCheckpoint | None = None,
+    def __init__(self, inner: TeamMember, world: ForkedWorld, catch: Catch, checkpoint: StepCheckpoint | None = None,
                  steps: list[StepCheckpoint] | None = None) -> None:
         self.inner = inner
         self.world = world
@@ -147,8 +159,26 @@ class ForkedMember:
         self.checkpoint = checkpoint
         self.steps = steps or []
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.inner, name)
+    @property
+    def name(self) -> str:
+        return self.inner.name
+
+    @property
+    def decides_concurrently(self) -> bool:
+        return self.inner.decides_concurrently
+
+    @property
+    def samples(self) -> bool:
+        return self.inner.samples
+
+    def set_tracer(self, tracer: Any) -> None:
+        self.inner.set_tracer(tracer)
+
+    def llm_usage(self) -> Mapping[str, float] | None:
+        return self.inner.llm_usage()
+
+    def close(self) -> None:
+        self.inner.close()
 
     def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         self.inner.reset(agent_id, env_info, seed)
@@ -157,7 +187,7 @@ class ForkedMember:
         elif self.catch == "replay":
             self._replay(agent_id)
 
-    def act(self, observation: Observation) -> Any:
+    def act(self, observation: Observation) -> PrimitiveAction:
         return self.inner.act(observation)
 
     def _replay(self, agent_id: str) -> None:

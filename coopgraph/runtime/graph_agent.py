@@ -38,7 +38,9 @@ if TYPE_CHECKING:  # importing the agent loads no LLM stack; whoever builds one 
 
 
 class GraphAgent:
-    """Implements the environments' `TeamMember` protocol with a compiled, checkpointed LangGraph graph."""
+    """Implements the seam's `TeamMember` protocol with a compiled, checkpointed LangGraph graph; it waits on a
+    model (`decides_concurrently`), samples when its temperature is above 0, reports its LLM usage and closes its
+    vector store."""
 
     def __init__(self, spec: str | Path | LoadedSpec, *, lm: CoopLM, name: str | None = None,
                  vector_memory: bool | None = None, checkpointer: Any = None, graph: Any = None) -> None:
@@ -81,6 +83,35 @@ class GraphAgent:
         model server or the embedded model, not over an in-process fake, whose scripted replies would follow
         the order in which partners sharing it happen to call."""
         return self.lm.backend != "fake"
+
+    @property
+    def temperature(self) -> float:
+        """The temperature this agent asks at: its spec's `llm:` block, else its LLM setting's (0 when unsaid)."""
+        sampling = self.loaded.spec.llm.temperature
+        if sampling is not None:
+            return float(sampling)
+        return float(self.lm.settings_public.get("temperature") or 0.0)
+
+    @property
+    def samples(self) -> bool:
+        """Whether its answers vary by themselves: it asks at a temperature above 0."""
+        return self.temperature != 0
+
+    def llm_usage(self) -> dict[str, float] | None:
+        """This agent's LLM calls answered, tokens, failed calls (`llm_errors`, after retries) and questions that fell
+        back for want of a model (`llm_fallbacks`) in its episode; None before its first `reset`."""
+        if self.resources is None:
+            return None
+        u = self.resources.lm.usage
+        return {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
+                "cache_hits": u.cache_hits, "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
+                "llm_fallbacks": u.fallbacks}
+
+    def close(self) -> None:
+        """Close the vector store of its episode (Chroma's client), if it kept one."""
+        memory = self.resources.memory if self.resources is not None else None
+        if memory is not None and memory.vector is not None:
+            memory.vector.close()
 
     def set_tracer(self, tracer: Any) -> None:
         self.tracer = tracer

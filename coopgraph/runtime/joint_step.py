@@ -47,26 +47,21 @@ class HeldTracer:
             self.inner.event(kind, **fields)
 
 
-def decides_concurrently(member: TeamMember) -> bool:
-    """Members that wait on a model say so (`GraphAgent.decides_concurrently`); the rest (scripted baselines, which
-    only compute) decide in turn on the runner's thread."""
-    return bool(getattr(member, "decides_concurrently", False))
-
-
 class JointDecider:
-    """Asks every ready agent of a step for its action, concurrently for those that wait on a model when more than
-    one of them is ready."""
+    """Asks every ready agent of a step for its action, concurrently for those that wait on a model
+    (`TeamMember.decides_concurrently`: graph agents over a server) when more than one of them is ready; the rest
+    (scripted partners, which only compute) decide in turn on the runner's thread."""
 
     def __init__(self, members: dict[str, TeamMember], tracers: dict[str, HeldTracer]) -> None:
         self.members = members
         self.tracers = tracers
-        waiting = [agent for agent, member in members.items() if decides_concurrently(member)]
+        waiting = [agent for agent, member in members.items() if member.decides_concurrently]
         self._threads = ThreadPoolExecutor(max_workers=len(waiting), thread_name_prefix="agent") \
             if len(waiting) > 1 else None
 
     def decide(self, observations: dict[str, Observation], ready: list[str]) -> dict[str, PrimitiveAction]:
         """Actions of the `ready` agents, in their order; an agent's error is raised after every trace is written."""
-        threaded = [agent for agent in ready if decides_concurrently(self.members[agent])]
+        threaded = [agent for agent in ready if self.members[agent].decides_concurrently]
         if self._threads is None or len(threaded) < 2:
             return {agent: self.members[agent].act(observations[agent]) for agent in ready}
         for agent in ready:

@@ -14,11 +14,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from pettingzoo import ParallelEnv
+
 from coopgraph import envs
+from coopgraph.envs.protocol import TeamMember, World
 from coopgraph.record.manifest import manifest
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import check_step_budget, run_episode
-from coopgraph.runtime.replicates import deterministic, seed_team
+from coopgraph.runtime.replicates import deterministic, llm_members, seed_team
 from coopgraph.runtime.result import RunResult
 from coopgraph.runtime.teams import make_team, team_settings
 
@@ -26,18 +29,13 @@ from coopgraph.runtime.teams import make_team, team_settings
 Setting = str | Callable[[], Any] | None
 
 
-def _usage(team: Sequence[Any], agents: list[str]) -> dict[str, dict[str, float]]:
-    """Each graph member's LLM usage: calls answered, tokens, failed calls (`llm_errors`, after retries) and
-    questions that fell back for want of a model (`llm_fallbacks`)."""
+def _usage(team: Sequence[TeamMember], agents: list[str]) -> dict[str, dict[str, float]]:
+    """Each LLM member's usage by agent (`TeamMember.llm_usage`: calls, tokens, failed calls, fallbacks)."""
     usage = {}
     for agent, member in zip(agents, team, strict=True):
-        resources = getattr(member, "resources", None)
-        if resources is not None and hasattr(resources.lm, "usage"):
-            u = resources.lm.usage
-            usage[agent] = {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens,
-                            "completion_tokens": u.completion_tokens, "cache_hits": u.cache_hits,
-                            "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
-                            "llm_fallbacks": u.fallbacks}
+        used = member.llm_usage()
+        if used is not None:
+            usage[agent] = dict(used)
     return usage
 
 
@@ -54,11 +52,9 @@ def model_factories(settings: Sequence[Setting]) -> list[Callable[[], Any] | Non
     return [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in settings]
 
 
-def _close_memories(team: Sequence[Any]) -> None:
+def _close_members(team: Sequence[TeamMember]) -> None:
     for member in team:
-        memory = getattr(member, "memory", None)
-        if memory is not None and getattr(memory, "vector", None) is not None:
-            memory.vector.close()
+        member.close()
 
 
 def _own_events_only(listener: Callable[[dict[str, Any]], None]) -> Callable[[dict[str, Any]], None]:
@@ -84,10 +80,10 @@ class Launch:
     seeds: Callable[[list[str]], Mapping[str, int]]  # the model seeds of the agents, by agent
     manifest: dict[str, Any] = field(default_factory=dict)  # env, episode, team...: besides specs, LLM and seeds
     keep_checkpoints: bool = True  # graph members save every step beside the trace (replay and fork read them)
-    seat_human: Callable[[], Any] | None = None
+    seat_human: Callable[[], TeamMember] | None = None
     listeners: Sequence[Callable[[dict[str, Any]], None]] = ()
     open_trace: Callable[[Path], Tracer] = Tracer  # a fork writes its trace through a ForkTracer
-    catch_up: Callable[[list[Any]], list[Any]] | None = None  # a fork's members catching up with the run
+    catch_up: Callable[[list[TeamMember]], list[TeamMember]] | None = None  # a fork's members catching up with the run
     discard_on: tuple[type[BaseException], ...] = ()  # failures after which the run leaves no files behind
     forked_from: dict[str, Any] | None = None
 
@@ -116,7 +112,7 @@ def launch(setup: Launch) -> RunResult:
     agents = list(setup.world.possible_agents)
     seeds = seed_team(agents, team, setup.seeds(agents))
     samples_none = deterministic(team)
-    graph_members = {a: m for a, m in zip(agents, team, strict=True) if hasattr(m, "graph")}
+    graph_members = llm_members(agents, team)
     players = setup.catch_up(team) if setup.catch_up is not None else team
     tracer = setup.open_trace(setup.trace_path)
     tracer.listeners.extend(_own_events_only(listener) for listener in setup.listeners)
@@ -137,7 +133,7 @@ def launch(setup: Launch) -> RunResult:
     finally:
         tracer.close()
         setup.world.close()
-        _close_memories(team)
+        _close_members(team)
         if saver is not None:
             saver.conn.close()  # type: ignore[attr-defined]  # LangGraph's SqliteSaver keeps its connection
         if failed:
@@ -149,6 +145,15 @@ def launch(setup: Launch) -> RunResult:
     return played.model_copy(update={"llm_usage": usage, "invalid_answers": invalid, "model_seeds": seeds,
                                      "deterministic": samples_none, "replay": replay,
                                      "forked_from": setup.forked_from})
+
+
+def _check_given_world(world: ParallelEnv, env_name: str, members: int) -> None:
+    """A world handed to `run_configured` must be the one its arguments name: that world, one agent per member."""
+    agents = len(world.possible_agents)
+    if not isinstance(world, World) or world.name != env_name or agents != members:
+        raise ValueError(f"run_configured(world=...) was given {type(world).__name__} with {agents} agents for a "
+                         f"run of {env_name!r} with {members} members; "
+                         "build the world from the run's own arguments (or pass none)")
 
 
 def run_configured(
@@ -166,7 +171,8 @@ def run_configured(
     listeners: list[Callable[[dict[str, Any]], None]] | None = None,
     trace_name: str | None = None,
     keep_checkpoints: bool = False,
-    seat_human: Callable[[], Any] | None = None,
+    seat_human: Callable[[], TeamMember] | None = None,
+    world: ParallelEnv | None = None,
 ) -> RunResult:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
@@ -178,19 +184,32 @@ def run_configured(
     The run is the replicate (`seed`, `repeat`): `seed` resets the world and the agents, and each graph member
     samples with its own model seed derived from the replicate (`coopgraph.llm.seeds`), unless `model_seeds`
     gives them by agent. The manifest and the result record the seeds and whether any member samples.
-    `seat_human` makes the member for a `human` in the team (`coopgraph play`)."""
+    `seat_human` makes the member for a `human` in the team (`coopgraph play`).
+
+    `world`: the world already built from these same arguments (`env_name`, `episode`, one agent per member,
+    `env_options`), when the caller had to build it anyway (`coopgraph run` checking `--env-opt`, `coopgraph play`
+    finding the human's agent), so that one build serves the run; the run takes it over and closes it, refused or
+    not."""
     from coopgraph.llm.seeds import model_seeds as derived_seeds
 
-    for name, value in (("seed", seed), ("repeat", repeat)):
-        if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-            raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
-    check_step_budget(max_steps)
-    envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
-    if episode is None:
-        episode = envs.default_episode(env_name)
-    world = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
-    settings: list[Setting] = list(team_settings(team_names, llm, env_name)) if isinstance(llm, str) else \
-        list(llm) if isinstance(llm, list) else [llm] * len(team_names)
+    try:
+        for name, value in (("seed", seed), ("repeat", repeat)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
+        check_step_budget(max_steps)
+        envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
+        if episode is None:
+            episode = envs.default_episode(env_name)
+        if world is None:
+            world = envs.make(env_name, episode=episode, num_agents=len(team_names), **env_options)
+        else:
+            _check_given_world(world, env_name, len(team_names))
+        settings: list[Setting] = list(team_settings(team_names, llm, env_name)) if isinstance(llm, str) else \
+            list(llm) if isinstance(llm, list) else [llm] * len(team_names)
+    except BaseException:
+        if world is not None:
+            world.close()
+        raise
     stamp = time.strftime("%Y%m%d-%H%M%S")
     label = "+".join(Path(t).stem for t in team_names)
     trace_path = out / (trace_name or f"{env_name}-{episode.replace('/', '_')}-{label}-{stamp}.jsonl")

@@ -9,17 +9,18 @@ instead of printing a spread that is zero by construction.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
 
+from coopgraph.envs.protocol import TeamMember
 from coopgraph.llm.seeds import model_seeds
+from coopgraph.runtime.graph_agent import GraphAgent
 
 
-def llm_members(agents: Sequence[str], team: Sequence[Any]) -> dict[str, Any]:
+def llm_members(agents: Sequence[str], team: Sequence[TeamMember]) -> dict[str, GraphAgent]:
     """The members that ask an LLM (graph agents), by agent id."""
-    return {agent: member for agent, member in zip(agents, team, strict=True) if hasattr(member, "graph")}
+    return {agent: member for agent, member in zip(agents, team, strict=True) if isinstance(member, GraphAgent)}
 
 
-def seed_team(agents: Sequence[str], team: Sequence[Any], seeds: Mapping[str, int]) -> dict[str, int]:
+def seed_team(agents: Sequence[str], team: Sequence[TeamMember], seeds: Mapping[str, int]) -> dict[str, int]:
     """Give each LLM member its model seed (used from its next `reset`); returns the seeds given, by agent."""
     given = {}
     for agent, member in llm_members(agents, team).items():
@@ -29,21 +30,18 @@ def seed_team(agents: Sequence[str], team: Sequence[Any], seeds: Mapping[str, in
     return given
 
 
-def replicate_seeds(agents: Sequence[str], team: Sequence[Any], episode_seed: int, repeat: int) -> dict[str, int]:
+def replicate_seeds(agents: Sequence[str], team: Sequence[TeamMember], episode_seed: int,
+                    repeat: int) -> dict[str, int]:
     """Seed the team's LLM members for the replicate (`episode_seed`, `repeat`); returns their seeds by agent."""
     return seed_team(agents, team, model_seeds(episode_seed, repeat, list(llm_members(agents, team))))
 
 
-def member_temperature(member: Any) -> float:
+def member_temperature(member: GraphAgent) -> float:
     """The temperature a graph member asks at: its spec's `llm:` block, else its LLM setting's (0 when unsaid)."""
-    sampling = member.loaded.spec.llm.temperature
-    if sampling is not None:
-        return float(sampling)
-    return float(member.lm.settings_public.get("temperature") or 0.0)
+    return member.temperature
 
 
-def deterministic(team: Sequence[Any]) -> bool:
+def deterministic(team: Sequence[TeamMember]) -> bool:
     """True when no member samples: every LLM member asks at temperature 0, or the team has none, and no member
-    says it varies by itself (`samples = True`: a person at the keyboard)."""
-    return all(member_temperature(m) == 0 for m in team if hasattr(m, "graph")) and \
-        not any(getattr(m, "samples", False) for m in team)
+    varies by itself (`samples`: a person at the keyboard)."""
+    return not any(member.samples for member in team)

@@ -7,10 +7,12 @@ Graph agents share one compiled graph per spec and one LLM connection, but each 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from coopgraph.envs.partners import UnknownPartnerError, make_partner, partners
+from coopgraph.envs.protocol import TeamMember
 from coopgraph.graphs.errors import SpecInvalid
 from coopgraph.graphs.loader import load_spec, shipped_specs
 
@@ -46,7 +48,8 @@ def member_kind(name: str) -> str:
 
 def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: list[Any] | None = None,
               env: str | None = None, checkpointer: Any = None,
-              member_settings: list[str | None] | None = None, seat_human: Any = None) -> list[Any]:
+              member_settings: list[str | None] | None = None,
+              seat_human: Callable[[], TeamMember] | None = None) -> list[TeamMember]:
     """Build members. Graph members get their LLM from `member_lm_factories[i]` when given (members of one team
     may use different models), else from `lm_factory`; each factory is called at most once. With `env`, each
     graph member's spec is first checked against that world's kit (capabilities, prompt templates). Graph
@@ -64,7 +67,7 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
         raise UnknownMemberError(f"{len(names)} members but {len(factories)} LLM settings")
     made: dict[int, Any] = {}
     compiled: dict[str, Any] = {}
-    team = []
+    team: list[TeamMember] = []
     settings = member_settings or [None] * len(names)
     for name, kind, factory, setting in zip(names, kinds, factories, settings, strict=True):
         if kind == "baseline":

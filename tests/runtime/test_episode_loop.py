@@ -9,13 +9,13 @@ import pytest
 
 from coopgraph.envs import make
 from coopgraph.envs.partners import make_partner
-from coopgraph.envs.protocol import Observation, PrimitiveAction
+from coopgraph.envs.protocol import MemberBase, Observation, PrimitiveAction
 from coopgraph.record.trace_file import Tracer, read_events
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.runtime.result import RunResult
 
 
-class Chatty:
+class Chatty(MemberBase):
     """A scripted member that sends one over-long message, then waits."""
 
     name = "chatty"

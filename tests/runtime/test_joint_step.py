@@ -7,12 +7,12 @@ from typing import Any
 
 import pytest
 
-from coopgraph.envs.protocol import WAIT
+from coopgraph.envs.protocol import WAIT, MemberBase
 from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.joint_step import HeldTracer, JointDecider
 
 
-class Waiter:
+class Waiter(MemberBase):
     """A member that waits on a model: it writes an event, meets its partner at a barrier, writes another."""
 
     decides_concurrently = True
@@ -31,8 +31,8 @@ class Waiter:
         return WAIT
 
 
-class Computer:
-    """A scripted baseline: no `decides_concurrently`, so it decides on the runner's thread."""
+class Computer(MemberBase):
+    """A scripted baseline: `MemberBase`'s `decides_concurrently` is False, so it decides on the runner's thread."""
 
     def __init__(self, tracer: HeldTracer) -> None:
         self.tracer, self.thread = tracer, ""

@@ -17,6 +17,7 @@ from coopgraph.envs.protocol import (
     Affordance,
     AffordanceGroup,
     AgentInfo,
+    MemberBase,
     Observation,
     PrimitiveAction,
     SkillStatus,
@@ -57,7 +58,7 @@ def choose(options: list[Affordance], belief: HouseBelief) -> Affordance | None:
     return None
 
 
-class HouseExpert:
+class HouseExpert(MemberBase):
     """Implements the `TeamMember` protocol for the toyhouse."""
 
     def __init__(self, name: str = "toyhouse-expert", communicate: bool = True) -> None:

@@ -16,12 +16,20 @@ from coopgraph.envs.cwah.experts.planner import SubgoalPlanner
 from coopgraph.envs.cwah.messages import read_message
 from coopgraph.envs.cwah.news import NewsReporter
 from coopgraph.envs.cwah.skillbook import CWAHSkillBook
-from coopgraph.envs.protocol import WAIT, Affordance, HouseObservation, Observation, PrimitiveAction, SkillStatus
+from coopgraph.envs.protocol import (
+    WAIT,
+    Affordance,
+    HouseObservation,
+    MemberBase,
+    Observation,
+    PrimitiveAction,
+    SkillStatus,
+)
 
 RETRY_AFTER_STEPS = 10  # a plan that failed is not chosen again for this long
 
 
-class MHPAgent:
+class MHPAgent(MemberBase):
     """Hierarchical planner team member; `communicate=False` gives the silent variant."""
 
     def __init__(self, name: str = "mhp", communicate: bool = True, prior_weight: float = 0.0) -> None:
@@ -29,11 +37,7 @@ class MHPAgent:
         self.communicate = communicate
         self.planner = SubgoalPlanner(prior_weight)
         self.affordances = CWAHAffordances()
-        self.tracer: Any = None
-
-    def set_tracer(self, tracer: Any) -> None:
-        """Optional hook: the runner hands over a tracer bound to this agent for `plan` events."""
-        self.tracer = tracer
+        self.tracer: Any = None  # the runner hands over one bound to this agent for `plan` events (`set_tracer`)
 
     def reset(self, agent_id: str, env_info: Any, seed: int) -> None:  # the world's AgentInfo
         self.agent_id = agent_id

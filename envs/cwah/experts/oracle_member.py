@@ -14,13 +14,14 @@ from coopgraph.envs.protocol import (
     Affordance,
     AgentInfo,
     HouseObservation,
+    MemberBase,
     Observation,
     PrimitiveAction,
     SkillStatus,
 )
 
 
-class OracleAgent:
+class OracleAgent(MemberBase):
     """Executes its own list from `plan_team` with the skill book, skipping steps that fail."""
 
     def __init__(self, name: str = "oracle", restarts: int = 300) -> None:

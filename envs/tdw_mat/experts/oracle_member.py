@@ -7,7 +7,7 @@ edge of reach, and drops everything once in the bedroom near the bed; a grasp th
 
 from __future__ import annotations
 
-from coopgraph.envs.protocol import WAIT, AgentInfo, HouseObservation, Observation, PrimitiveAction
+from coopgraph.envs.protocol import WAIT, AgentInfo, HouseObservation, MemberBase, Observation, PrimitiveAction
 from coopgraph.envs.tdw_mat.env import TDWAgentInfo
 from coopgraph.envs.tdw_mat.experts.oracle import Op, plan_team
 from coopgraph.envs.tdw_mat.floorplan import distance
@@ -17,7 +17,7 @@ from coopgraph.envs.tdw_mat.navigation import steer
 GRASP_FROM, DROP_WITHIN, TRIES = 1.8, 2.0, 3
 
 
-class TDWOracleAgent:
+class TDWOracleAgent(MemberBase):
     """Executes its own ops from `plan_team`, one primitive per event."""
 
     def __init__(self, name: str = "tdw-oracle") -> None:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import random
 from typing import Any, Literal
 
-from coopgraph.envs.protocol import WAIT, HouseObservation, Observation, Point, PrimitiveAction
+from coopgraph.envs.protocol import WAIT, HouseObservation, MemberBase, Observation, Point, PrimitiveAction
 from coopgraph.envs.tdw_mat.belief import Known, TDWBelief
 from coopgraph.envs.tdw_mat.floorplan import distance
 from coopgraph.envs.tdw_mat.navigation import steer
@@ -24,7 +24,7 @@ NAV_EVENTS, NAV_WITHIN, MOVE_EVENTS, MOVE_WITHIN, BED_WITHIN, GRASP_TRIES = 80, 
 SEED = 1024
 
 
-class RHPAgent:
+class RHPAgent(MemberBase):
     """A `TeamMember` playing RHP on `tdw-mat`."""
 
     def __init__(self, name: str = "rhp") -> None:
