@@ -7,27 +7,24 @@ recorded as episodes finish (a kill loses none that finished), so their order in
 the report reads a suite's rows in job order (`report.in_job_order`), so it does not depend on it.
 
 The parent is the only process that writes the store: each finished job is recorded the moment it
-arrives, so an interruption loses at most the jobs that were still running. Workers watch their parent
-and exit when it dies, so a `kill -9` of `coopgraph eval` leaves no orphans that keep burning the LLM.
+arrives, so an interruption loses at most the jobs that were still running. With `workers`, each worker process
+keeps `concurrency` episodes running and sends each row back as its episode ends (evals/worker_pool.py); workers
+watch their parent and exit when it dies, so a `kill -9` of `coopgraph eval` leaves no orphans that keep burning
+the LLM.
 """
 
 from __future__ import annotations
 
-import multiprocessing
-import os
 import queue
 import threading
 from collections.abc import Callable
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
-from multiprocessing.connection import Connection
 from typing import Any
 
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import Job
-from coopgraph.evals.suite_job import error_row, run_job
-
-OnResult = Callable[[Job, dict[str, Any]], None]
+from coopgraph.evals.suite_job import run_job
+from coopgraph.evals.worker_pool import OnResult, run_pool
 
 
 @dataclass
@@ -65,37 +62,6 @@ def start_shared_llm_servers(jobs: list[Job]) -> list[str]:
     return started
 
 
-# Imported once by the fork server, so each worker starts warm instead of importing LangChain/DSPy again.
-PRELOAD = ["coopgraph.cli", "coopgraph.evals.suite_job", "coopgraph.runtime.launch", "coopgraph.runtime.teams",
-           "coopgraph.llm.factory"]
-
-
-def worker_context() -> multiprocessing.context.BaseContext:
-    """`forkserver` where there is one (Linux: workers fork from a clean, pre-imported server), else `spawn`."""
-    if "forkserver" in multiprocessing.get_all_start_methods():
-        context = multiprocessing.get_context("forkserver")
-        context.set_forkserver_preload(PRELOAD)
-        return context
-    return multiprocessing.get_context("spawn")
-
-
-def _watch_parent(parent_alive: Connection) -> None:
-    """Worker initializer: exit as soon as `coopgraph eval` is gone (e.g. `kill -9`). Only the parent holds the
-    other end of `parent_alive`, so reading it ends with EOF exactly when the parent dies, whoever forked us."""
-    from coopgraph.llm.factory import apply_offline_env
-
-    apply_offline_env()
-
-    def watch() -> None:
-        while True:
-            try:
-                parent_alive.recv()
-            except (EOFError, OSError):
-                os._exit(1)
-
-    threading.Thread(target=watch, daemon=True, name="parent-watch").start()
-
-
 def _record(store: ResultStore, summary: RunSummary, job: Job, row: dict[str, Any],
             on_result: OnResult | None) -> None:
     store.record(row)
@@ -116,12 +82,6 @@ def check_concurrency(concurrency: int) -> None:
     if isinstance(concurrency, bool) or not isinstance(concurrency, int) or concurrency < 1:
         raise ConcurrencyInvalid(f"--concurrency must be a whole number of 1 or more (episodes at once per process), "
                                  f"got {concurrency!r}")
-
-
-def run_batch(job_data: list[dict[str, Any]], concurrency: int) -> list[dict[str, Any]]:
-    """Run jobs on up to `concurrency` threads in this process; rows in the order of `job_data`."""
-    with ThreadPoolExecutor(max_workers=concurrency, thread_name_prefix="episode") as threads:
-        return list(threads.map(run_job, job_data))
 
 
 def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: str = "local",
@@ -151,7 +111,7 @@ def run_jobs(jobs: list[Job], store: ResultStore, *, workers: int = 1, backend: 
             _run_on_threads(todo, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
         else:
             start_shared_llm_servers(todo)
-            _run_pool(todo, workers, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
+            run_pool(todo, workers, concurrency, lambda job, row: _record(store, summary, job, row, on_result))
     except KeyboardInterrupt:
         # The signal can land between a row's write and its count, so count what the store holds.
         summary.interrupted = True
@@ -176,39 +136,3 @@ def _run_on_threads(todo: list[Job], in_flight: int, record: OnResult) -> None:
         index, row = finished.get()
         running -= 1
         record(todo[index], row)
-
-
-def _run_pool(todo: list[Job], workers: int, concurrency: int, record: OnResult) -> None:
-    """Worker processes, each running `concurrency` episodes at once: a task is a batch of that many jobs."""
-    context = worker_context()
-    parent_alive, held_by_parent = context.Pipe(duplex=False)
-    pool = ProcessPoolExecutor(max_workers=workers, mp_context=context, initializer=_watch_parent,
-                               initargs=(parent_alive,))
-    futures: dict[Future[list[dict[str, Any]]], list[Job]] = {}
-    batches = [todo[i:i + concurrency] for i in range(0, len(todo), concurrency)]
-    queue = list(reversed(batches))
-    try:
-        # Keep only a few batches queued ahead of the workers, so an interrupt leaves little half-started.
-        while queue or futures:
-            while queue and len(futures) < workers * 2:
-                batch = queue.pop()
-                futures[pool.submit(run_batch, [job.model_dump() for job in batch], concurrency)] = batch
-            finished, _ = wait(list(futures), return_when=FIRST_COMPLETED)
-            for future in finished:
-                batch = futures.pop(future)
-                try:
-                    rows = future.result()
-                except Exception as exc:  # noqa: BLE001 - a worker that died (e.g. out of memory)
-                    rows = [error_row(job, f"worker failed: {type(exc).__name__}: {exc}") for job in batch]
-                for job, row in zip(batch, rows, strict=True):
-                    record(job, row)
-        pool.shutdown(wait=True)
-    except BaseException:  # Ctrl-C or a failing store: stop the workers rather than let them run on
-        processes = list((getattr(pool, "_processes", None) or {}).values())
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.terminate()
-        raise
-    finally:
-        held_by_parent.close()  # any worker still alive now reads EOF and leaves
-        parent_alive.close()

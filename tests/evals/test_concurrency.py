@@ -5,6 +5,7 @@ sequential run, and an interrupted concurrent run resumes with every episode exa
 from __future__ import annotations
 
 import json
+import os
 import signal
 from pathlib import Path
 from typing import Any
@@ -14,6 +15,7 @@ from typer.testing import CliRunner
 
 from coopgraph.cli import app
 from coopgraph.evals.parallel import ConcurrencyInvalid, run_jobs
+from coopgraph.evals.report import in_job_order
 from coopgraph.evals.store import ResultStore
 from coopgraph.evals.suite import expand_jobs, parse_suite
 from coopgraph.record.trace_file import read_events
@@ -164,12 +166,16 @@ def test_concurrency_below_one_is_one_clear_line(tmp_path: Path, value: str) -> 
         run_jobs([], ResultStore(tmp_path / "store"), concurrency=0)
 
 
-def test_workers_each_run_a_batch_of_episodes_at_once(tmp_path: Path) -> None:
+def test_workers_with_concurrency_store_what_a_sequential_run_does_in_report_order(tmp_path: Path) -> None:
     suite = parse_suite(SUITE.replace("llm: vllm:sampler\n", "").replace("[coela, coela]", "[mhp, mhp]"))
-    jobs = expand_jobs(suite, tmp_path)
-    with ResultStore(tmp_path) as store:
-        summary = run_jobs(jobs, store, workers=2, concurrency=2)
-        rows = store.rows()
-    assert (summary.done, summary.errors) == (4, 0)
-    assert sorted(_key(r) for r in rows) == sorted((j.team, j.episode, j.seed, j.repeat) for j in jobs)
-    assert len({r["pid"] for r in rows}) <= 2  # two episodes per worker task
+    runs = {}
+    for name, workers, concurrency in (("sequential", 1, 1), ("pool", 2, 2)):
+        jobs = expand_jobs(suite, tmp_path / name)
+        with ResultStore(tmp_path / name) as store:
+            summary = run_jobs(jobs, store, workers=workers, concurrency=concurrency)
+            assert (summary.done, summary.errors) == (4, 0), summary.error_messages
+            runs[name] = in_job_order(store.rows(), suite)
+    assert [_key(r) for r in runs["pool"]] == [(j.team, j.episode, j.seed, j.repeat) for j in jobs]
+    assert [{f: r[f] for f in RESULT_FIELDS} for r in runs["pool"]] == [
+        {f: r[f] for f in RESULT_FIELDS} for r in runs["sequential"]]
+    assert len({r["pid"] for r in runs["pool"]}) <= 2 and os.getpid() not in {r["pid"] for r in runs["pool"]}
