@@ -40,6 +40,10 @@ def decisions(
                                 "local-coop-kitchen) that drives the first recorded planner through the spec's "
                                 "choice node, each point still labelled with the planner's own choice (a DAgger "
                                 "round: the states the learner reaches)"),
+    expert_share: float = typer.Option(0.0, "--expert-share", min=0.0, max=1.0,
+                                       help="Overcooked, with --learner: share of the learner's choices where the "
+                                            "greedy cook follows its own pick instead (DAgger's mixing), so one "
+                                            "loop of the learner's cannot fill a layout's roll-in"),
     horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
@@ -66,6 +70,9 @@ def decisions(
         if learner is not None and not (kitchen or transport):
             raise ValueError("--learner drives a scripted planner through a kit: it works with --env overcooked "
                              "(the greedy cook) and --env tdw-mat (the transport planner)")
+        if expert_share and (learner is None or not kitchen):
+            raise ValueError("--expert-share mixes the greedy cook into a learner's roll-in: it needs --env "
+                             "overcooked and --learner")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -81,7 +88,7 @@ def decisions(
             if kitchen:
                 yield from overcooked_decisions.layout_decisions(episode, members, renderer=renderer, seed=seed,
                                                                  perturb=perturb, horizon=horizon,
-                                                                 learner_lm=learner_lm)
+                                                                 learner_lm=learner_lm, expert_share=expert_share)
             elif transport:
                 yield from tdw_decisions.episode_decisions(episode, members, renderer=renderer, seed=seed,
                                                            perturb=perturb, learner_lm=learner_lm)
@@ -96,7 +103,7 @@ def decisions(
     except (UnknownEnvironmentError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
-                "learner": learner}
+                "learner": learner, "expert_share": expert_share}
     if as_json:
         emit_json(summary)
         return

@@ -55,9 +55,10 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
 
     name = "greedy"
 
-    def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None) -> None:
+    def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None,
+                 expert_share: float = 0.0) -> None:
         super().__init__()
-        self.setup_recording(actions_kept, perturb, learner)
+        self.setup_recording(actions_kept, perturb, learner, expert_share)
 
     def worth_recording(self, options: list[Any]) -> bool:
         return len(options) >= 2 and not {o.text for o in options} <= _IDLE
@@ -71,10 +72,12 @@ def split_of(layout: str) -> str:
 
 
 def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None) -> list[dict[str, Any]]:
+                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
+                     expert_share: float = 0.0) -> list[dict[str, Any]]:
     """Play one layout with the team (`greedy` members are recorded) and return its decision points. With
     `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger: the
-    states a distilled planner reaches, labelled with what the greedy cook would have done there)."""
+    states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
+    seeded share `expert_share` of its choices, where it follows its own pick."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
@@ -82,7 +85,7 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
     members: list[Any] = []
     for name in team:
         if name == "greedy":
-            members.append(RecordingCook(actions_kept, perturb, learner))
+            members.append(RecordingCook(actions_kept, perturb, learner, expert_share))
             learner = None  # only the first greedy member is driven by the learner
         else:
             members.append(make_baseline(name))

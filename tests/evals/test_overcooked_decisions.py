@@ -123,3 +123,18 @@ def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> Non
     assert plated[0]["expert_choice"] != "load soup on plate from c0."  # the pot is not cooking yet: set it down
     assert any(r["followed"] == "wait." for r in alice)  # "nonsense" is not an action: the cook waits
     assert len(lm.chat_model.calls) == len(alice)
+
+
+def test_with_an_expert_share_the_greedy_cook_takes_over_at_some_choices_without_asking() -> None:
+    """DAgger's mixing: at a seeded share of the learner's choices the greedy cook follows its own pick, so a loop
+    of the learner's ends; those choices cost no call and still carry the greedy label."""
+    lm = scripted_lm(["Action: wait."] * 400)
+    rollin = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                              horizon=40, learner_lm=lm, expert_share=0.5)
+    alice = [r for r in rollin if r["agent"] == "alice"]
+    own = [r for r in alice if r["followed"] == r["expert_choice"] and r["expert_choice"] != "wait."]
+    assert own and len(lm.chat_model.calls) < len(alice)
+    assert {r["rollin"] for r in alice} == {"learner"}
+    again = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                             horizon=40, learner_lm=scripted_lm(["Action: wait."] * 400), expert_share=0.5)
+    assert [r["followed"] for r in again] == [r["followed"] for r in rollin]
