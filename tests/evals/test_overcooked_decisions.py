@@ -105,6 +105,8 @@ def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> 
     assert first["episode"] == "cramped_room" and first["env"] == "overcooked"
     wrong = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--set", "all", "-o", str(out)])
     assert wrong.exit_code == 2 and "the paper's seven" in wrong.output and "Traceback" not in wrong.output
+    unmixed = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--expert-share", "0.5", "-o", str(out)])
+    assert unmixed.exit_code == 2 and "needs --env overcooked and --learner" in unmixed.output
 
 
 def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> None:
