@@ -19,7 +19,7 @@ from coopgraph import envs
 from coopgraph.envs.baselines import make_baseline
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.cooks import GreedyCook
-from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
+from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
 from coopgraph.evals.runner import run_episode
@@ -32,8 +32,9 @@ _IDLE = {WAIT, MOVE_AWAY}
 
 
 def layout_set(name: str) -> list[str]:
-    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set, then
-    coopgraph's training kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
+    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set that is not one
+    of the seven under another name or with a cell or three changed (`paper_copy`), then coopgraph's training
+    kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
     never saw); `kitchens`: coopgraph's training kitchens alone (LLM-Co's set has one passing kitchen with shared
     counters and one gated one, the paper's seven have four)."""
     if name == "test":
@@ -43,7 +44,7 @@ def layout_set(name: str) -> list[str]:
     if name == "kitchens":
         return own
     if name == "train":
-        return [n for n in names if "/" not in n and n not in PAPER_LAYOUTS and len(load_layout(n).starts) == 2] + own
+        return [n for n in names if "/" not in n and paper_copy(n) is None and len(load_layout(n).starts) == 2] + own
     raise ValueError(f"unknown Overcooked layout set {name!r}; sets: train (LLM-Co's layouts but the paper's "
                      f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), test "
                      f"(the paper's seven: {', '.join(PAPER_LAYOUTS)})")
@@ -65,8 +66,9 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
 
 
 def split_of(layout: str) -> str:
-    """The paper's layouts are `test`; the others go to `train` or, for about one in seven, `validation`."""
-    if layout in PAPER_LAYOUTS:
+    """The paper's layouts and their copies are `test`; the others go to `train` or, for about one in seven,
+    `validation`."""
+    if layout in PAPER_LAYOUTS or paper_copy(layout) is not None:
         return "test"
     return "validation" if int(hashlib.sha256(layout.encode()).hexdigest(), 16) % 7 == 0 else "train"
 

@@ -12,11 +12,11 @@ from typer.testing import CliRunner
 from coopgraph import envs
 from coopgraph.cli import app
 from coopgraph.envs.baselines import make_baseline
-from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
+from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout, paper_copy
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.data import chat_prompt, example
 from coopgraph.evals.graph_agent import GraphAgent
-from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set
+from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set, split_of
 from coopgraph.evals.runner import run_episode
 from coopgraph.testing import scripted_lm
 
@@ -36,6 +36,19 @@ def test_the_paper_layouts_are_held_out_and_training_kitchens_have_two_cooks() -
     assert len(own) == 12 and set(own) <= set(train) and all(name.startswith("coopgraph/") for name in own)
     with pytest.raises(ValueError, match="sets: train"):
         layout_set("everything")
+
+
+def test_the_paper_kitchens_under_other_names_or_a_cell_changed_are_held_out_too() -> None:
+    """LLM-Co's set ships `simple` (cramped_room), `random0` (forced_coordination), `random3` (counter_circuit),
+    `unident` (asymmetric_advantages) and cramped_room with a tomato dispenser: training on them is testing on the
+    paper's seven."""
+    train = layout_set("train")
+    for copy, paper in [("simple", "cramped_room"), ("random0", "forced_coordination"),
+                        ("random3", "counter_circuit_o_1order"), ("unident", "asymmetric_advantages"),
+                        ("cramped_room_tomato", "cramped_room")]:
+        assert paper_copy(copy) == paper and copy not in train and split_of(copy) == "test"
+    assert all(paper_copy(name) is None for name in train)
+    assert "m_shaped_s" not in train and "corridor" in train
 
 
 def test_each_point_is_a_real_choice_labelled_with_the_greedy_cooks_pick(records: list[dict[str, Any]]) -> None:
