@@ -5,8 +5,8 @@ and the greedy cook's own runs repeat their stalls too; sampled as they are, tho
 else. The mix keeps one point per distinct (state, history, options, label), then draws a seeded number from each
 file's train split, and optionally some of the validation split for the trainer's held-out accuracy.
 
-Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--validation FILE:N] -o MIX.jsonl [--seed 0]`
-(`N` may be `all`).
+Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
+-o MIX.jsonl [--seed 0]` (`N` may be `all`; `--learner` takes only the states a learner's roll-in reached).
 """
 
 from __future__ import annotations
@@ -68,40 +68,48 @@ def parse_source(text: str) -> tuple[Path, int | None]:
     return Path(path), int(count)
 
 
-def draw(path: Path, count: int | None, split: str, rng: random.Random) -> list[dict[str, Any]]:
-    """`count` distinct points of one split of a file, a seeded sample in file order (all of them if fewer)."""
+def draw(path: Path, count: int | None, split: str, rng: random.Random, rollin: str | None = None
+         ) -> list[dict[str, Any]]:
+    """`count` distinct points of one split of a file (only those reached by `rollin`, when given), a seeded sample
+    in file order (all of them if fewer)."""
     if not path.exists():
         raise MixError(f"{path}: no such decisions file")
-    pool = distinct(p for p in read_points(path) if p.get("split") == split)
+    pool = distinct(p for p in read_points(path) if p.get("split") == split
+                    and (rollin is None or p.get("rollin") == rollin))
     if count is None or count >= len(pool):
         return pool
     chosen = sorted(rng.sample(range(len(pool)), count))
     return [pool[i] for i in chosen]
 
 
-def mix(sources: list[str], validation: list[str], seed: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
-    """The mixed points and one line per source saying how many it gave."""
+def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[str] | None = None
+        ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The mixed points and one line per source saying how many it gave; `learner` sources give only the points a
+    learner's roll-in reached (a DAgger file also records the expert partner's own states)."""
     rng = random.Random(seed)
     points: list[dict[str, Any]] = []
     report = []
-    for split, group in (("train", sources), ("validation", validation)):
+    groups = (("train", None, sources), ("train", "learner", learner or []), ("validation", None, validation))
+    for split, rollin, group in groups:
         for text in group:
             path, count = parse_source(text)
-            drawn = draw(path, count, split, rng)
+            drawn = draw(path, count, split, rng, rollin)
             points += drawn
-            report.append(f"{path} ({split}): {len(drawn)} distinct points")
+            report.append(f"{path} ({split}{', learner states' if rollin else ''}): {len(drawn)} distinct points")
     return points, report
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("sources", nargs="+", help="FILE:N, N distinct train points of FILE (or FILE:all)")
+    parser.add_argument("sources", nargs="*", help="FILE:N, N distinct train points of FILE (or FILE:all)")
+    parser.add_argument("--learner", action="append", default=[], help="FILE:N of the train split's points a "
+                        "learner's roll-in reached")
     parser.add_argument("--validation", action="append", default=[], help="FILE:N of the validation split")
     parser.add_argument("-o", "--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     try:
-        points, report = mix(args.sources, args.validation, args.seed)
+        points, report = mix(args.sources, args.validation, args.seed, args.learner)
     except MixError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

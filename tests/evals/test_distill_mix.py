@@ -52,3 +52,11 @@ def test_a_broken_line_is_reported_with_file_and_line(tmp_path: Path, capsys: py
     broken.write_text(json.dumps(point(1)) + "\n{not json\n")
     assert main([f"{broken}:all", "-o", str(tmp_path / "out.jsonl")]) == 2
     assert f"{broken}:2: not a JSON decision point" in capsys.readouterr().err
+
+
+def test_learner_sources_give_only_the_states_the_learner_reached(tmp_path: Path) -> None:
+    rollin = [{**point(n), "rollin": "learner" if n % 2 else "expert"} for n in range(10)]
+    source = write(tmp_path / "dagger.jsonl", rollin)
+    points, report = mix([], [], learner=[f"{source}:all"])
+    assert {p["rollin"] for p in points} == {"learner"} and len(points) == 5
+    assert report == [f"{source} (train, learner states): 5 distinct points"]
