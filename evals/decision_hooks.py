@@ -26,6 +26,7 @@ class DecisionRun:
     learner_lm: Any = None
     horizon: int = 400
     oracle_restarts: int = 300
+    expert_share: float = 0.0  # a learner's roll-in: the share of its choices where the expert follows its own pick
 
 
 class Recorder(Protocol):
@@ -45,6 +46,7 @@ class DecisionHooks:
     record: Recorder
     unit: str = "episodes"  # what the progress bar counts
     learner: str | None = None  # the scripted planner `--learner` drives (None: the world has none to drive)
+    mixes_expert: bool = False  # whether `--expert-share` can hand the expert a share of a learner's choices
 
 
 def decision_hooks(env: str) -> DecisionHooks:

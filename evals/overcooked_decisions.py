@@ -18,7 +18,7 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.experts.cooks import GreedyCook
-from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout
+from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
 from coopgraph.evals.decisions import DecisionRenderer
@@ -33,8 +33,9 @@ _IDLE = {WAIT, MOVE_AWAY}
 
 
 def layout_set(name: str) -> list[str]:
-    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set, then
-    coopgraph's training kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
+    """`test`: LLM-Co's seven paper layouts; `train`: every other two-cook layout of LLM-Co's own set that is not one
+    of the seven under another name or with a cell or three changed (`paper_copy`), then coopgraph's training
+    kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
     never saw); `kitchens`: coopgraph's training kitchens alone (LLM-Co's set has one passing kitchen with shared
     counters and one gated one, the paper's seven have four)."""
     if name == "test":
@@ -44,7 +45,7 @@ def layout_set(name: str) -> list[str]:
     if name == "kitchens":
         return own
     if name == "train":
-        return [n for n in names if "/" not in n and n not in PAPER_LAYOUTS and len(load_layout(n).starts) == 2] + own
+        return [n for n in names if "/" not in n and paper_copy(n) is None and len(load_layout(n).starts) == 2] + own
     raise ValueError(f"unknown Overcooked layout set {name!r}; sets: train (LLM-Co's layouts but the paper's "
                      f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), test "
                      f"(the paper's seven: {', '.join(PAPER_LAYOUTS)})")
@@ -56,26 +57,30 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
 
     name = "greedy"
 
-    def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None) -> None:
+    def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None,
+                 expert_share: float = 0.0) -> None:
         super().__init__()
-        self.setup_recording(actions_kept, perturb, learner)
+        self.setup_recording(actions_kept, perturb, learner, expert_share)
 
     def worth_recording(self, options: list[Any]) -> bool:
         return len(options) >= 2 and not {o.text for o in options} <= _IDLE
 
 
 def split_of(layout: str) -> str:
-    """The paper's layouts are `test`; the others go to `train` or, for about one in seven, `validation`."""
-    if layout in PAPER_LAYOUTS:
+    """The paper's layouts and their copies are `test`; the others go to `train` or, for about one in seven,
+    `validation`."""
+    if layout in PAPER_LAYOUTS or paper_copy(layout) is not None:
         return "test"
     return "validation" if int(hashlib.sha256(layout.encode()).hexdigest(), 16) % 7 == 0 else "train"
 
 
 def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None) -> list[dict[str, Any]]:
+                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
+                     expert_share: float = 0.0) -> list[dict[str, Any]]:
     """Play one layout with the team (`greedy` members are recorded) and return its decision points. With
     `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger: the
-    states a distilled planner reaches, labelled with what the greedy cook would have done there)."""
+    states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
+    seeded share `expert_share` of its choices, where it follows its own pick."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
@@ -83,7 +88,7 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
     members: list[Any] = []
     for name in team:
         if name == "greedy":
-            members.append(RecordingCook(actions_kept, perturb, learner))
+            members.append(RecordingCook(actions_kept, perturb, learner, expert_share))
             learner = None  # only the first greedy member is driven by the learner
         else:
             members.append(make_partner(name))
@@ -95,12 +100,12 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
 def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
             run: DecisionRun) -> list[dict[str, Any]]:
     return layout_decisions(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb,
-                            horizon=run.horizon, learner_lm=run.learner_lm)
+                            horizon=run.horizon, learner_lm=run.learner_lm, expert_share=run.expert_share)
 
 
 #: Overcooked's decision data (`coopgraph data decisions --env overcooked`): greedy cooks, layout by layout.
 HOOKS = DecisionHooks(team="greedy,greedy", spec=KITCHEN_SPEC, episodes=layout_set, record=_record, unit="layouts",
-                      learner="the greedy cook")
+                      learner="the greedy cook", mixes_expert=True)
 
 
 def generate(layout_set_name: str = "train", team: list[str] | None = None, *, limit: int | None = None,

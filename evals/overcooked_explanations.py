@@ -69,7 +69,26 @@ def _open(m: re.Match[str], state: dict[str, Any]) -> str:
     return f"{m['place']} shuts me away from what I need, so I open it"
 
 
+def _full_pots(state: dict[str, Any]) -> str:
+    """The pots that take no onion now, as the state names them (`pot c0 is full`, `pots c0 and c1 are full`)."""
+    full = [pot for pot, (n, status) in state["pots"].items() if n >= 3 or status != "not cooking"]
+    return f"pot {full[0]} is full" if len(full) == 1 else f"pots {' and '.join(full)} are full"
+
+
+def _set_down(m: re.Match[str], state: dict[str, Any]) -> str:
+    """Why the greedy cook sets a thing down: for an onion, that no pot takes one (the fact a planner holding an
+    onion by a cooking pot must read); for a plate, that no soup is cooking yet."""
+    if state["mine"] == "onion" and state["pots"] and _filling(state) is None:
+        return f"{_full_pots(state)}, so I set the onion down on {m['place']}"
+    if state["mine"] == "plate" and state["pots"] and _cooking(state) is None:
+        return f"no soup is cooking yet, so I set the plate down on {m['place']}"
+    return f"I cannot use the {'soup' if state['mine'] == 'soup in plate' else m['what']} now, so I set it down on " \
+           f"{m['place']}"
+
+
 def _wait(m: re.Match[str], state: dict[str, Any]) -> str:
+    if state["mine"] == "onion" and state["pots"] and _filling(state) is None:
+        return f"{_full_pots(state)} and no counter is free, so I wait with the onion"
     if state["theirs"] in ("onion", "plate"):
         return f"{state['partner']} already carries the {state['theirs']} the pots need, and nothing else is open to me"
     return "nothing useful is open to me right now"
@@ -84,9 +103,7 @@ _REASONS: list[tuple[re.Pattern[str], Reason]] = [
     (re.compile(r"place onion in (?P<place>c\d+)\."), _fill),
     (re.compile(r"place (?:cooked )?(?P<what>onion|plate|soup) in (?P<place>s\d+)\."),
      lambda m, s: f"I cannot use the {m['what']} on my side, so I pass it over {m['place']}"),
-    (re.compile(r"place (?P<what>onion|plate) on (?P<place>k\d+)\."),
-     lambda m, s: f"I cannot use the {'soup' if s['mine'] == 'soup in plate' else m['what']} now, so I set it "
-                  f"down on {m['place']}"),
+    (re.compile(r"place (?P<what>onion|plate) on (?P<place>k\d+)\."), _set_down),
     (re.compile(r"load soup on plate from (?P<place>c\d+)\."), _load),
     (re.compile(r"place soup for delivery in (?P<place>d\d+)\."),
      lambda m, s: f"I hold a soup, so I serve it at {m['place']}"),

@@ -3,8 +3,9 @@
 Overcooked's greedy cook and TDW-MAT's transport planner both pick one of the kit's listed actions with
 `choose(belief, options)` whenever their last one has ended. `ChoiceRecorder` wraps that pick: it freezes what the
 planner knew (its belief and a CoELA-style action history) and lets it follow something else while keeping its own
-pick as the label, either a random option at a share of its choices (`perturb`, as in DART) or a learner's pick at
-every choice (`learner`, DAgger's roll-in), so the data covers states the expert would never reach by itself.
+pick as the label, either a random option at a share of its choices (`perturb`, as in DART) or a learner's pick
+(`learner`, DAgger's roll-in: at every choice, or at all but a seeded share `expert_share` where the expert's own
+pick is followed, DAgger's mixing), so the data covers states the expert would never reach by itself.
 """
 
 from __future__ import annotations
@@ -27,10 +28,12 @@ class ChoiceRecorder:
     """Mixin for a kit-driven scripted member (put it first among the bases): records each choice among two or
     more options, and follows a detour or a learner where asked. `worth_recording` says which choices count."""
 
-    def setup_recording(self, actions_kept: int, perturb: float = 0.0, learner: Learner | None = None) -> None:
+    def setup_recording(self, actions_kept: int, perturb: float = 0.0, learner: Learner | None = None,
+                        expert_share: float = 0.0) -> None:
         self.actions_kept = actions_kept
         self.perturb = perturb
         self.learner = learner
+        self.expert_share = expert_share
 
     def reset(self, agent_id: str, env_info: AgentInfo, seed: int) -> None:
         super().reset(agent_id, env_info, seed)  # type: ignore[misc]  # the planner's own reset
@@ -53,7 +56,9 @@ class ChoiceRecorder:
             return choice
         snap = Snapshot(self.agent_id, len(self.snapshots), self.env_info, self.observation, copy.deepcopy(belief),
                         copy.deepcopy(self.episodic), choice, None, choice)
-        if self.learner is not None:
+        if self.learner is not None and self.expert_share and self.detours.random() < self.expert_share:
+            pass  # DAgger's mixing: the expert's own choice this time, so a learner's loop cannot fill the roll-in
+        elif self.learner is not None:
             picked = self.learner(snap)  # the node's own fallback already stands in for an unusable answer
             snap.followed = next((o for o in options if o.text == picked), choice)
         elif self.perturb and self.detours.random() < self.perturb:

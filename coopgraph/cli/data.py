@@ -39,6 +39,10 @@ def decisions(
                                 "local-coop-kitchen) that drives the first recorded planner through the spec's "
                                 "choice node, each point still labelled with the planner's own choice (a DAgger "
                                 "round: the states the learner reaches)"),
+    expert_share: float = typer.Option(0.0, "--expert-share", min=0.0, max=1.0,
+                                       help="Overcooked, with --learner: share of the learner's choices where the "
+                                            "greedy cook follows its own pick instead (DAgger's mixing), so one "
+                                            "loop of the learner's cannot fill a layout's roll-in"),
     horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
@@ -57,6 +61,9 @@ def decisions(
         renderer = DecisionRenderer(spec)
         if learner is not None and hooks.learner is None:
             raise ValueError(f"--learner drives a scripted planner through a kit: it works with {learner_worlds()}")
+        if expert_share and (learner is None or not hooks.mixes_expert):
+            raise ValueError("--expert-share mixes the expert into a learner's roll-in: it needs --learner and a "
+                             "world whose recorder mixes (--env overcooked, the greedy cook)")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -64,7 +71,7 @@ def decisions(
     except (UnknownMemberError, ValueError, KeyError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
-                      oracle_restarts=oracle_restarts)
+                      oracle_restarts=oracle_restarts, expert_share=expert_share)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
 
@@ -80,7 +87,7 @@ def decisions(
     except (UnknownEnvironmentError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
-                "learner": learner}
+                "learner": learner, "expert_share": expert_share}
     if as_json:
         emit_json(summary)
         return

@@ -68,6 +68,30 @@ PAPER_LAYOUTS = ("cramped_room", "asymmetric_advantages", "coordination_ring", "
                  "counter_circuit_o_1order", "no_counter_door", "soup_passing_door")
 
 
+#: A layout whose grid differs from a paper layout's (or its mirror's) in at most this many cells is the same
+#: kitchen: LLM-Co's set ships the paper's under old names (`simple` is cramped_room, `random0` forced_coordination)
+#: and with a dispenser swapped (`cramped_room_tomato`), and their states are the test layouts' own.
+COPY_CELLS = 3
+
+
+def _cells_apart(a: tuple[str, ...], b: tuple[str, ...]) -> int | None:
+    if len(a) != len(b) or any(len(ra) != len(rb) for ra, rb in zip(a, b, strict=True)):
+        return None
+    return sum(ca != cb for ra, rb in zip(a, b, strict=True) for ca, cb in zip(ra, rb, strict=True))
+
+
+def paper_copy(name: str) -> str | None:
+    """The paper layout that `name` is, or copies up to a few cells or a mirror (None for another kitchen), so a
+    training set can leave out everything the paper's seven would be tested on."""
+    terrain = tuple(load_layout(name).terrain)
+    views = (terrain, tuple(row[::-1] for row in terrain), terrain[::-1])
+    for paper in PAPER_LAYOUTS:
+        grid = tuple(load_layout(paper).terrain)
+        if any((apart := _cells_apart(view, grid)) is not None and apart <= COPY_CELLS for view in views):
+            return paper
+    return None
+
+
 def layout_names() -> list[str]:
     """Every shipped layout name: LLM-Co's by their own name, overcooked-ai 1.1.0's as `overcooked_ai/<name>`."""
     names = [p.stem for p in (LAYOUT_DIR / DEFAULT_SET).glob("*.layout")]

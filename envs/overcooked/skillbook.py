@@ -4,10 +4,12 @@ A directive such as `pick up onion from o0.` runs over many ticks: its place (`o
 letter+digit pair; the cook walks (BFS, the partner a wall) to the first free side of it in the order north,
 south, west, east that has a path, turns to face it, then acts by verb: `pick` and `open` interact with empty
 hands, `place` (serving too) with full ones, `load` only with a plate at a cooked pot; any of these ends the
-directive, and so does a side-less target (everyone asks again). `wait.` is one stay, `move away.` one step away
-from the partner. The stalemate rule: for the second player only, a directive that has not moved or turned the
-cook since the last tick (and did not stand still on purpose) is interrupted for one step away from the partner,
-then resumed; that step skips last tick's direction if that was a step away too.
+directive, and so does a side-less target (everyone asks again). An onion for a full pot ends the directive as a
+failure without the interact, which the world would ignore (LLM-Co offers every pot, full or not). `wait.` is
+one stay, `move away.` one step away from the partner. The stalemate rule: for the second player only, a
+directive that has not moved or turned the cook since the last tick (and did not stand still on purpose) is
+interrupted for one step away from the partner, then resumed; that step skips last tick's direction if that was a
+step away too.
 """
 
 from __future__ import annotations
@@ -159,6 +161,11 @@ class ActionManager:
                 return _end(SkillStatus.DONE, INTERACT, f"{'picked up' if 'pick' in text else 'opened'} at {label}")
             return _end(SkillStatus.FAILED, STAY, f"hands full ({held})")
         if "place" in text or "put" in text:
+            pot = next((p for p in obs.pots if p.position == target), None)
+            if held == "onion" and pot is not None and (pot.onions >= 3 or pot.cooking or pot.ready):
+                # LLM-Co lists every reachable pot, full or not; the world would ignore the interact, so the
+                # directive ends as what it is, a failure, and the trace does not record a put that never was
+                return _end(SkillStatus.FAILED, STAY, f"{label} is full")
             if held is not None:
                 return _end(SkillStatus.DONE, INTERACT, f"put {held} at {label}")
             return _end(SkillStatus.FAILED, STAY, "holding nothing")

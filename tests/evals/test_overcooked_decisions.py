@@ -11,11 +11,11 @@ from typer.testing import CliRunner
 
 from coopgraph import envs
 from coopgraph.cli import app
-from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout
+from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.data import chat_prompt, example
-from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set
+from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions, layout_set, split_of
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
@@ -36,6 +36,19 @@ def test_the_paper_layouts_are_held_out_and_training_kitchens_have_two_cooks() -
     assert len(own) == 12 and set(own) <= set(train) and all(name.startswith("coopgraph/") for name in own)
     with pytest.raises(ValueError, match="sets: train"):
         layout_set("everything")
+
+
+def test_the_paper_kitchens_under_other_names_or_a_cell_changed_are_held_out_too() -> None:
+    """LLM-Co's set ships `simple` (cramped_room), `random0` (forced_coordination), `random3` (counter_circuit),
+    `unident` (asymmetric_advantages) and cramped_room with a tomato dispenser: training on them is testing on the
+    paper's seven."""
+    train = layout_set("train")
+    for copy, paper in [("simple", "cramped_room"), ("random0", "forced_coordination"),
+                        ("random3", "counter_circuit_o_1order"), ("unident", "asymmetric_advantages"),
+                        ("cramped_room_tomato", "cramped_room")]:
+        assert paper_copy(copy) == paper and copy not in train and split_of(copy) == "test"
+    assert all(paper_copy(name) is None for name in train)
+    assert "m_shaped_s" not in train and "corridor" in train
 
 
 def test_each_point_is_a_real_choice_labelled_with_the_greedy_cooks_pick(records: list[dict[str, Any]]) -> None:
@@ -105,6 +118,8 @@ def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> 
     assert first["episode"] == "cramped_room" and first["env"] == "overcooked"
     wrong = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--set", "all", "-o", str(out)])
     assert wrong.exit_code == 2 and "the paper's seven" in wrong.output and "Traceback" not in wrong.output
+    unmixed = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--expert-share", "0.5", "-o", str(out)])
+    assert unmixed.exit_code == 2 and "needs --learner" in unmixed.output
 
 
 def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> None:
@@ -123,3 +138,18 @@ def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> Non
     assert plated[0]["expert_choice"] != "load soup on plate from c0."  # the pot is not cooking yet: set it down
     assert any(r["followed"] == "wait." for r in alice)  # "nonsense" is not an action: the cook waits
     assert len(lm.chat_model.calls) == len(alice)
+
+
+def test_with_an_expert_share_the_greedy_cook_takes_over_at_some_choices_without_asking() -> None:
+    """DAgger's mixing: at a seeded share of the learner's choices the greedy cook follows its own pick, so a loop
+    of the learner's ends; those choices cost no call and still carry the greedy label."""
+    lm = scripted_lm(["Action: wait."] * 400)
+    rollin = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                              horizon=40, learner_lm=lm, expert_share=0.5)
+    alice = [r for r in rollin if r["agent"] == "alice"]
+    own = [r for r in alice if r["followed"] == r["expert_choice"] and r["expert_choice"] != "wait."]
+    assert own and len(lm.chat_model.calls) < len(alice)
+    assert {r["rollin"] for r in alice} == {"learner"}
+    again = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                             horizon=40, learner_lm=scripted_lm(["Action: wait."] * 400), expert_share=0.5)
+    assert [r["followed"] for r in again] == [r["followed"] for r in rollin]

@@ -31,3 +31,15 @@ def test_what_is_held_and_the_pot_named_come_from_the_state() -> None:
 
 def test_an_action_no_rule_names_still_gets_a_sentence() -> None:
     assert explain("", "dance.") == "It is the most useful action open to me; I expect my teammate to carry on."
+
+
+def test_an_onion_set_down_by_a_full_pot_names_the_full_pot() -> None:
+    cooking = STATE.replace("I am holding nothing", "I am holding onion").replace(
+        "c0 contains 2 out of 3 onions. c0 is off. soup in c0 is not cooking",
+        "c0 contains 3 out of 3 onions. c0 is off. soup in c0 is cooked")
+    assert explain(cooking, "place onion on k2.").startswith("Pots c0 and c1 are full, so I set the onion down on k2;")
+    assert explain(cooking, "wait.").startswith("Pots c0 and c1 are full and no counter is free, so I wait")
+    plate = STATE.replace("I am holding nothing", "I am holding plate").replace(
+        "c1 contains 3 out of 3 onions. c1 is on. soup in c1 is still cooking",
+        "c1 contains 0 out of 3 onions. c1 is off. soup in c1 is not cooking")
+    assert explain(plate, "place plate on k2.").startswith("No soup is cooking yet, so I set the plate down on k2;")

@@ -107,3 +107,20 @@ def test_move_away_steps_away_from_the_partner_and_wait_stays() -> None:
     assert step.status == SkillStatus.DONE and step.action is not None and step.action.kind == "north"
     step = manager.next_action(directive("wait."), observations["alice"])
     assert (step.status, step.action and step.action.kind) == (SkillStatus.DONE, "wait")
+
+
+def test_an_onion_for_a_full_pot_fails_there_instead_of_a_put_that_never_was() -> None:
+    env = envs.make("overcooked", layout="cramped_room")
+    observations, _ = env.reset()
+    manager = ActionManager(Kitchen.from_layout(env.grid_layout), yields=False)
+    endings = []
+    for phrase in ["pick up onion from o0.", "place onion in c0."] * 4:
+        step = SkillStep(status=SkillStatus.RUNNING)
+        while step.status == SkillStatus.RUNNING:
+            step = manager.next_action(directive(phrase), observations["alice"])
+            assert step.action is not None
+            observations, *_ = env.step({"alice": step.action, "bob": "[stay]"})
+        endings.append((step.status, step.reason))
+    assert endings[1:6:2] == [(SkillStatus.DONE, "put onion at c0")] * 3
+    assert endings[7] == (SkillStatus.FAILED, "c0 is full") and step.action is not None and step.action.kind == "stay"
+    assert observations["alice"].holding == "onion"  # still in hand: the pot took nothing

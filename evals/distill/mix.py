@@ -1,0 +1,125 @@
+"""A DAgger round's training mix: distinct decision points drawn from several files, so the round is one command.
+
+A roll-in by a planner stuck in a loop records the same state hundreds of times (the same prompt, the same label),
+and the greedy cook's own runs repeat their stalls too; sampled as they are, those copies crowd out everything
+else. The mix keeps one point per distinct (state, history, options, label), then draws a seeded number from each
+file's train split, and optionally some of the validation split for the trainer's held-out accuracy.
+
+Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
+-o MIX.jsonl [--seed 0]` (`N` may be `all`; `--learner` takes only the states a learner's roll-in reached).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+
+class MixError(ValueError):
+    """A source argument or a decisions file the mix cannot read."""
+
+
+def point_key(point: dict[str, Any]) -> str:
+    """What makes two decision points the same training pair: the prompt the recording spec rendered (state,
+    history, options, as the model reads them; not the tick or the point's id) and the expert's label."""
+    return json.dumps([point.get("messages") or point.get("facts"), point.get("options"), point.get("expert_choice")],
+                      sort_keys=True)
+
+
+def distinct(points: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The first point of each distinct key, in file order."""
+    seen: set[str] = set()
+    kept = []
+    for point in points:
+        key = point_key(point)
+        if key not in seen:
+            seen.add(key)
+            kept.append(point)
+    return kept
+
+
+def read_points(path: Path) -> list[dict[str, Any]]:
+    points = []
+    with path.open() as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                points.append(json.loads(line))
+            except json.JSONDecodeError as exc:
+                raise MixError(f"{path}:{number}: not a JSON decision point ({exc.msg})") from None
+    return points
+
+
+def parse_source(text: str) -> tuple[Path, int | None]:
+    """`FILE:N` or `FILE:all` (None: every distinct point)."""
+    path, sep, count = text.rpartition(":")
+    if not sep or not path:
+        raise MixError(f"{text!r}: expected FILE:N (N a number or 'all')")
+    if count == "all":
+        return Path(path), None
+    if not count.isdigit():
+        raise MixError(f"{text!r}: the count after ':' must be a number or 'all'")
+    return Path(path), int(count)
+
+
+def draw(path: Path, count: int | None, split: str, rng: random.Random, rollin: str | None = None
+         ) -> list[dict[str, Any]]:
+    """`count` distinct points of one split of a file (only those reached by `rollin`, when given), a seeded sample
+    in file order (all of them if fewer)."""
+    if not path.exists():
+        raise MixError(f"{path}: no such decisions file")
+    pool = distinct(p for p in read_points(path) if p.get("split") == split
+                    and (rollin is None or p.get("rollin") == rollin))
+    if count is None or count >= len(pool):
+        return pool
+    chosen = sorted(rng.sample(range(len(pool)), count))
+    return [pool[i] for i in chosen]
+
+
+def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[str] | None = None
+        ) -> tuple[list[dict[str, Any]], list[str]]:
+    """The mixed points and one line per source saying how many it gave; `learner` sources give only the points a
+    learner's roll-in reached (a DAgger file also records the expert partner's own states)."""
+    rng = random.Random(seed)
+    points: list[dict[str, Any]] = []
+    report = []
+    groups = (("train", None, sources), ("train", "learner", learner or []), ("validation", None, validation))
+    for split, rollin, group in groups:
+        for text in group:
+            path, count = parse_source(text)
+            drawn = draw(path, count, split, rng, rollin)
+            points += drawn
+            report.append(f"{path} ({split}{', learner states' if rollin else ''}): {len(drawn)} distinct points")
+    return points, report
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("sources", nargs="*", help="FILE:N, N distinct train points of FILE (or FILE:all)")
+    parser.add_argument("--learner", action="append", default=[], help="FILE:N of the train split's points a "
+                        "learner's roll-in reached")
+    parser.add_argument("--validation", action="append", default=[], help="FILE:N of the validation split")
+    parser.add_argument("-o", "--out", type=Path, required=True)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    try:
+        points, report = mix(args.sources, args.validation, args.seed, args.learner)
+    except MixError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    args.out.parent.mkdir(parents=True, exist_ok=True)
+    with args.out.open("w") as fh:
+        for point in points:
+            fh.write(json.dumps(point, sort_keys=True) + "\n")
+    print("\n".join(report) + f"\nwrote {len(points)} points to {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
