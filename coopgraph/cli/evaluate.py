@@ -6,7 +6,7 @@ from __future__ import annotations
 import signal
 import sys
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, nullcontext, redirect_stdout
 from pathlib import Path
 from typing import Any
 
@@ -166,7 +166,9 @@ def eval_suite(
             failed = progress.tasks[0].fields["errors"] + (row.get("status") != "done")
             progress.update(task, advance=1, errors=failed)
 
-        with progress, _sigterm_as_interrupt():
+        # With --json, stdout is the one JSON object: what else a run prints there (Ray's driver reports a killed
+        # worker on stdout even with log_to_driver off) goes to stderr while the jobs run.
+        with progress, _sigterm_as_interrupt(), redirect_stdout(sys.stderr) if as_json else nullcontext():
             summary = run_jobs(jobs, store, workers=workers, backend=backend, concurrency=concurrency,
                                ray_address=ray_address, on_result=finished, on_start=started)
         teams = _team_means(store, loaded.name)

@@ -21,9 +21,9 @@ def test_two_capo_agents_discuss_and_play_a_short_episode_with_the_embedded_mode
     discussion = [e for e in events if e["type"] == "discussion"]
     assert any(e["agent"] == "alice" and e["what"].endswith("plan 1.1") for e in discussion)
     assert any(e["agent"] == "bob" and e["what"] == "adopt plan 1.1" for e in discussion)
-    talk = [m for m in payload.messages if m["text"].startswith("[capo ")]
-    assert talk[0]["sender"] == "alice" and talk[0]["text"].startswith("[capo plan 1.1] ")
-    assert any(m["sender"] == "bob" and m["text"].startswith("[capo feedback 1.1 ") for m in talk)
+    talk = [m for m in payload.messages if m.text.startswith("[capo ")]
+    assert talk[0].sender == "alice" and talk[0].text.startswith("[capo plan 1.1] ")
+    assert any(m.sender == "bob" and m.text.startswith("[capo feedback 1.1 ") for m in talk)
     calls = [e for e in events if e["type"] == "llm_call"]
     assert {c["node"] for c in calls} >= {"design_plan", "evaluate_plan", "choose_action"}
     assert any(e["type"] == "plan" and not e["plan"].startswith("[send_message]") for e in events)

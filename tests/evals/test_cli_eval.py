@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from typer.testing import CliRunner
 
 from coopgraph.cli import app
@@ -75,3 +76,24 @@ def test_eval_summary_counts_only_the_current_configuration_like_the_report(tmp_
     changed = runner.invoke(app, [*args, "--max-steps", "400"])  # another configuration of the same team
     payload = json.loads(changed.stdout)
     assert payload["done"] == 1 and payload["teams"]["MHP"]["episodes"] == 1
+
+
+def test_with_json_what_the_jobs_print_goes_to_stderr_and_stdout_stays_one_object(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Ray's driver prints a killed worker's report on stdout while jobs run; a backend's chatter must not break --json.
+    import coopgraph.evals.parallel as parallel  # the command imports run_jobs from here when it runs
+
+    real_run_jobs = parallel.run_jobs
+
+    def chatty(*args, **kwargs):  # type: ignore[no-untyped-def]
+        print("(raylet) A worker died or was killed while executing a task")
+        return real_run_jobs(*args, **kwargs)
+
+    monkeypatch.setattr(parallel, "run_jobs", chatty)
+    suite = tmp_path / "suite.yaml"
+    suite.write_text(SUITE, encoding="utf-8")
+    result = runner.invoke(app, ["eval", str(suite), "--out", str(tmp_path / "out"), "--json", "--limit", "1",
+                                 "--team", "MHP"])
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout)["done"] == 1
+    assert "(raylet) A worker died" in result.stderr
