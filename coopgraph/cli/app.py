@@ -33,9 +33,9 @@ def whole_number(value: str | int, flag: str) -> int:
     return int(text)
 
 
-def emit_json(payload: object) -> None:
-    """One machine-readable JSON object on stdout, nothing else."""
-    sys.stdout.write(json.dumps(payload, default=str) + "\n")
+def emit_json(payload: object, stream: TextIO | None = None) -> None:
+    """One machine-readable JSON object on stdout (or the stdout a command saved before redirecting), nothing else."""
+    (stream or sys.stdout).write(json.dumps(payload, default=str) + "\n")
 
 
 def print_model_server_warnings() -> None:

@@ -154,7 +154,11 @@ def eval_suite(
         store = open_store(out)
     except StoreDamaged as exc:
         fail(str(exc))
-    with store:
+    # With --json, stdout is the one JSON object: whatever else prints there while the command runs goes to stderr.
+    # Ray's driver reports a killed worker on stdout from its own thread, even with log_to_driver off, and at any
+    # moment after the death, so the redirect lasts until the JSON is written to the saved stdout.
+    stdout = sys.stdout
+    with store, redirect_stdout(sys.stderr) if as_json else nullcontext():
         store.save_suite(loaded.name, str(path), text)
         progress = _progress()
         task = progress.add_task(loaded.name, total=len(jobs), errors=0)
@@ -166,20 +170,18 @@ def eval_suite(
             failed = progress.tasks[0].fields["errors"] + (row.get("status") != "done")
             progress.update(task, advance=1, errors=failed)
 
-        # With --json, stdout is the one JSON object: what else a run prints there (Ray's driver reports a killed
-        # worker on stdout even with log_to_driver off) goes to stderr while the jobs run.
-        with progress, _sigterm_as_interrupt(), redirect_stdout(sys.stderr) if as_json else nullcontext():
+        with progress, _sigterm_as_interrupt():
             summary = run_jobs(jobs, store, workers=workers, backend=backend, concurrency=concurrency,
                                ray_address=ray_address, on_result=finished, on_start=started)
         teams = _team_means(store, loaded.name)
-    payload = {"suite": loaded.name, "suite_file": str(path), "out": str(out), "store": str(store.path),
-               "jobs": summary.total, "skipped_done": summary.skipped, "ran": summary.done + summary.errors,
-               "done": summary.done, "errors": summary.errors, "interrupted": summary.interrupted,
-               "skipped_teams": sorted(label for label in missing if not team or label in team),
-               "error_messages": summary.error_messages[:20], "teams": teams}
-    if as_json:
-        emit_json(payload)
-    else:
+        payload = {"suite": loaded.name, "suite_file": str(path), "out": str(out), "store": str(store.path),
+                   "jobs": summary.total, "skipped_done": summary.skipped, "ran": summary.done + summary.errors,
+                   "done": summary.done, "errors": summary.errors, "interrupted": summary.interrupted,
+                   "skipped_teams": sorted(label for label in missing if not team or label in team),
+                   "error_messages": summary.error_messages[:20], "teams": teams}
+        if as_json:
+            emit_json(payload, stdout)
+    if not as_json:
         console.print(f"{loaded.name}: {summary.done} run, {summary.skipped} already stored, "
                       f"{summary.errors} failed → {store.path}", highlight=False)
         for message in summary.error_messages[:5]:

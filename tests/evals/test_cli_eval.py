@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import threading
+import time
 from pathlib import Path
 
 import pytest
@@ -81,19 +83,30 @@ def test_eval_summary_counts_only_the_current_configuration_like_the_report(tmp_
 def test_with_json_what_the_jobs_print_goes_to_stderr_and_stdout_stays_one_object(
         tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     # Ray's driver prints a killed worker's report on stdout while jobs run; a backend's chatter must not break --json.
+    import coopgraph.cli.evaluate as evaluate
     import coopgraph.evals.parallel as parallel  # the command imports run_jobs from here when it runs
 
     real_run_jobs = parallel.run_jobs
 
     def chatty(*args, **kwargs):  # type: ignore[no-untyped-def]
         print("(raylet) A worker died or was killed while executing a task")
-        return real_run_jobs(*args, **kwargs)
+        summary = real_run_jobs(*args, **kwargs)
+        # Ray's thread reports a death whenever it hears of it, also after the jobs have returned (CI saw that).
+        threading.Timer(0.05, print, args=("(raylet) a late report",)).start()
+        return summary
+
+    real_means = evaluate._team_means
+
+    def slow_means(*args, **kwargs):  # type: ignore[no-untyped-def]
+        time.sleep(0.3)  # the late report is printed while the command sums up the store
+        return real_means(*args, **kwargs)
 
     monkeypatch.setattr(parallel, "run_jobs", chatty)
+    monkeypatch.setattr(evaluate, "_team_means", slow_means)
     suite = tmp_path / "suite.yaml"
     suite.write_text(SUITE, encoding="utf-8")
     result = runner.invoke(app, ["eval", str(suite), "--out", str(tmp_path / "out"), "--json", "--limit", "1",
                                  "--team", "MHP"])
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout)["done"] == 1
-    assert "(raylet) A worker died" in result.stderr
+    assert "(raylet) A worker died" in result.stderr and "(raylet) a late report" in result.stderr
