@@ -2,6 +2,7 @@
 
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings                  # everything, 3 episodes a row
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --wiring llmco --world overcooked --out t.md
+    .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --plan     # the rows and their episodes; runs nothing
 
 Rows come from `embedded_plan` (each of coela, capo, reveca and llmco in each world its spec plays, on `local`,
 plus the `local-coop` planner that learned a variant of it there). Before a row's episodes run, a probe times its
@@ -150,7 +151,9 @@ def pace_text(pace: DecisionPace | None) -> str:
     if each is None:
         return (f"none computed: all {pace.decisions} decisions from the cache" if pace.cached == pace.decisions else
                 f"none computed of {pace.decisions} decisions ({pace.cached} from the cache, the rest without a call)")
-    return seconds_text(each) + (f" (n={pace.computed} of {pace.decisions})" if pace.computed < pace.decisions else "")
+    cached = f"; {pace.cached} from the cache" if pace.cached else ""  # a row stored when runs read a cache
+    return seconds_text(each) + (f" (n={pace.computed} of {pace.decisions}{cached})"
+                                 if pace.computed < pace.decisions else "")
 
 
 def trace_pace(rows: list[dict[str, Any]]) -> DecisionPace | None:
@@ -212,6 +215,32 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
                  f"{settings.budget_min:g} min an episode)", COLUMNS, cells, LEGEND)
 
 
+def plan_text(settings: Settings) -> str:
+    """The rows the settings select, each with the episodes it would play and whether the store has them: what a
+    run would do, without probing or playing anything."""
+    from coopgraph.evals.store import STORE_NAME, ResultStore
+
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    episodes = f"{settings.episodes} episode{'s' * (settings.episodes != 1)}"
+    lines = [f"{len(rows)} rows, {episodes} each, into {settings.store} (no response cache: the model computes every "
+             "decision)"]
+    stored: set[tuple[Any, ...]] = set()
+    if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
+        with ResultStore(settings.store) as store:
+            stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
+                      for r in store.rows(status="done")}
+    for world in dict.fromkeys(row.world for row in rows):
+        in_world = [row for row in rows if row.world == world]
+        jobs = expand_jobs(world_suite(world, in_world, max_steps=settings.max_steps), settings.store,
+                           limit=settings.episodes)
+        for row in in_world:
+            mine = [job for job in jobs if job.team == row.label]
+            done = sum(job.key in stored for job in mine)
+            lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
+                         f"{', '.join(job.episode for job in mine)} ({done} of {len(mine)} stored)")
+    return "\n".join(lines)
+
+
 def _time_unit(world: str) -> str:
     from coopgraph import envs
 
@@ -222,7 +251,7 @@ def _time_unit(world: str) -> str:
         env.close()
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None]:
+def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bool]:
     parser = argparse.ArgumentParser(prog="python -m coopgraph.evals.bench.embedded_wirings", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
@@ -235,17 +264,22 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None]:
     parser.add_argument("--max-steps", type=int, default=None, help="a trial horizon instead of the suite's")
     parser.add_argument("--no-distilled", action="store_true", help="leave out the local-coop rows")
     parser.add_argument("--out", type=Path, default=None, help="also write the table to this markdown file")
+    parser.add_argument("--plan", action="store_true",
+                        help="list the rows and the episodes each would play (and how many the store has); run nothing")
     args = parser.parse_args(argv)
     if args.episodes < 1:
         parser.error(f"--episodes must be 1 or more, got {args.episodes}")
     settings = Settings(wirings=args.wiring or list(WIRINGS), worlds=args.world or list(WORLDS),
                         episodes=args.episodes, budget_min=args.budget_min, probe_decisions=args.probe_decisions,
                         store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled)
-    return settings, args.out
+    return settings, args.out, args.plan
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings, out = parse_args(argv)
+    settings, out, plan_only = parse_args(argv)
+    if plan_only:
+        print(plan_text(settings))
+        return 0
     try:
         table = build_table(settings, say=lambda text: print(text, file=sys.stderr))
     except ValueError as exc:

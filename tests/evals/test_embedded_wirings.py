@@ -164,6 +164,16 @@ def test_the_command_writes_the_table_and_refuses_bad_options(kitchen_model: lis
     assert main(["--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps", "20",
                  "--no-distilled", "--store", str(tmp_path / "store"), "--out", str(out)]) == 0
     assert HEAD in out.read_text(encoding="utf-8") and HEAD in capsys.readouterr().out
+    assert main(["--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps", "20", "--plan",
+                 "--store", str(tmp_path / "store")]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("3 rows, 1 episode each") and "no response cache" in listed[0]
+    assert listed[1].split()[:4] == ["llmco", "overcooked", "local", "(default)"]
+    assert listed[1].endswith("cramped_room (1 of 1 stored)") and listed[2].endswith("cramped_room (0 of 1 stored)")
+    kitchen_model.clear()
+    assert main(["--plan", "--store", str(tmp_path / "elsewhere")]) == 0  # every row; probes and plays nothing
+    assert len(capsys.readouterr().out.splitlines()) == 1 + len(plan_rows()) and kitchen_model == []
+    assert not (tmp_path / "elsewhere").exists()
     assert main(["--probe-decisions", "1", "--store", str(tmp_path / "store")]) == 2
     assert "--probe-decisions must be 2 or more" in capsys.readouterr().err
     with pytest.raises(SystemExit):
@@ -271,7 +281,8 @@ def test_a_row_whose_decisions_were_all_cached_says_so_instead_of_a_pace() -> No
     cached = embedded_wirings.table_row(row, done, 0, 1, None, 1800, "ticks", DecisionPace(12, 0, 12, 0.0))
     assert cached["pace"] == "none computed: all 12 decisions from the cache"
     some = embedded_wirings.table_row(row, done, 0, 1, None, 1800, "ticks", DecisionPace(12, 8, 3, 240.0))
-    assert some["pace"] == "30.0 (n=8 of 12)"
+    assert some["pace"] == "30.0 (n=8 of 12; 3 from the cache)"
+    assert embedded_wirings.pace_text(DecisionPace(12, 8, 0, 240.0)) == "30.0 (n=8 of 12)"  # 4 without a call
     assert embedded_wirings.pace_text(DecisionPace(12, 12, 0, 12 * 36.04)) == "36.0"
     assert embedded_wirings.pace_text(DecisionPace(5, 0, 2, 0.0)) == \
         "none computed of 5 decisions (2 from the cache, the rest without a call)"
