@@ -314,6 +314,10 @@ class Job(BaseModel):
     max_steps: int | None
     config_hash: str
     out_dir: str
+    # Where the team's models keep their replies (`coopgraph.runtime.launch.ResponseCache`: True the user's cache,
+    # False none, a path that file). Neither in the key nor in the config hash: it changes where replies come from
+    # and how long they take, never what they are.
+    response_cache: bool | str = True
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str]:
@@ -393,9 +397,12 @@ def config_hash(suite: Suite, team: Team, llms: list[str | None], max_steps: int
 
 
 def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, limit: int | None = None,
-                teams: list[str] | None = None, max_steps: int | None = None) -> list[Job]:
+                teams: list[str] | None = None, max_steps: int | None = None,
+                response_cache: bool | str | Path = True) -> list[Job]:
     """Every (team, episode, seed, repeat) of the suite, `limit` episodes per team at most; `max_steps`
-    overrides the suite's step budget (and so the config hash: short trial runs never mix with real ones)."""
+    overrides the suite's step budget (and so the config hash: short trial runs never mix with real ones);
+    `response_cache` is where the jobs' models keep their replies (`Job.response_cache`; not hashed)."""
+    cache = str(response_cache) if isinstance(response_cache, Path) else response_cache
     episodes = suite.episode_ids()[:limit] if limit else suite.episode_ids()
     budget = max_steps or suite.max_steps
     jobs = []
@@ -412,7 +419,7 @@ def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, li
                         env=suite.environment.name,
                         env_options={**suite.environment.options, **team.env_options},
                         episode=episode, seed=seed, repeat=repeat, max_steps=budget,
-                        config_hash=digest, out_dir=str(out_dir),
+                        config_hash=digest, out_dir=str(out_dir), response_cache=cache,
                     ))
     return jobs
 

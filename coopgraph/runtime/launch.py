@@ -27,6 +27,9 @@ from coopgraph.runtime.teams import make_team, team_settings
 
 #: An LLM setting (`local`, `openai:MODEL`...) or a factory returning an LM (tests pass fakes); None for a baseline.
 Setting = str | Callable[[], Any] | None
+#: Where the models a run builds from setting strings keep their replies (`make_lm`'s `cache`): True, the user's
+#: response cache (`default_cache_path`); False, none (every call asks the model); a path, that SQLite file.
+ResponseCache = bool | str | Path
 
 
 def _usage(team: Sequence[TeamMember], agents: list[str]) -> dict[str, dict[str, float]]:
@@ -39,14 +42,15 @@ def _usage(team: Sequence[TeamMember], agents: list[str]) -> dict[str, dict[str,
     return usage
 
 
-def model_factories(settings: Sequence[Setting]) -> list[Callable[[], Any] | None]:
-    """One LM factory per member; members naming the same setting share one factory (so one connection)."""
+def model_factories(settings: Sequence[Setting], cache: ResponseCache = True) -> list[Callable[[], Any] | None]:
+    """One LM factory per member; members naming the same setting share one factory (so one connection). Models
+    built from a setting string keep their replies in `cache`; a factory given as such builds its own."""
     from coopgraph.llm.factory import make_lm
 
     def factory(setting: Setting) -> Callable[[], Any] | None:
         if setting is None or callable(setting):
             return setting
-        return lambda: make_lm(setting)
+        return lambda: make_lm(setting, cache=cache)
 
     by_setting: dict[str, Callable[[], Any] | None] = {}
     return [by_setting.setdefault(s, factory(s)) if isinstance(s, str) else factory(s) for s in settings]
@@ -86,6 +90,7 @@ class Launch:
     catch_up: Callable[[list[TeamMember]], list[TeamMember]] | None = None  # a fork's members catching up with the run
     discard_on: tuple[type[BaseException], ...] = ()  # failures after which the run leaves no files behind
     forked_from: dict[str, Any] | None = None
+    response_cache: ResponseCache = True  # where members built from setting strings keep their replies
 
     @property
     def checkpoints(self) -> Path:
@@ -101,8 +106,9 @@ def launch(setup: Launch) -> RunResult:
     saver = sqlite_saver(setup.checkpoints) if setup.keep_checkpoints else None
     member_settings = [s if isinstance(s, str) else None for s in setup.settings]
     try:
-        team = make_team(setup.team_names, member_lm_factories=model_factories(setup.settings), env=setup.env_name,
-                         checkpointer=saver, member_settings=member_settings, seat_human=setup.seat_human)
+        factories = model_factories(setup.settings, setup.response_cache)
+        team = make_team(setup.team_names, member_lm_factories=factories, env=setup.env_name, checkpointer=saver,
+                         member_settings=member_settings, seat_human=setup.seat_human)
     except BaseException:
         setup.world.close()
         if saver is not None:
@@ -173,6 +179,7 @@ def run_configured(
     keep_checkpoints: bool = False,
     seat_human: Callable[[], TeamMember] | None = None,
     world: ParallelEnv | None = None,
+    response_cache: ResponseCache = True,
 ) -> RunResult:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
@@ -189,7 +196,10 @@ def run_configured(
     `world`: the world already built from these same arguments (`env_name`, `episode`, one agent per member,
     `env_options`), when the caller had to build it anyway (`coopgraph run` checking `--env-opt`, `coopgraph play`
     finding the human's agent), so that one build serves the run; the run takes it over and closes it, refused or
-    not."""
+    not.
+
+    `response_cache`: where the models built from setting strings keep their replies (`ResponseCache`: the user's
+    cache by default; a benchmark that times the model passes False or a file of its own)."""
     from coopgraph.llm.seeds import model_seeds as derived_seeds
 
     try:
@@ -220,5 +230,6 @@ def run_configured(
     return launch(Launch(
         env_name=env_name, world=world, team_names=team_names, settings=settings, trace_path=trace_path, seed=seed,
         max_steps=max_steps, seeds=seeds, keep_checkpoints=keep_checkpoints, seat_human=seat_human,
-        listeners=listeners or (), manifest={"env": env_name, "env_options": env_options, "episode": episode,
-                                             "team": team_names, "repeat": repeat}))
+        listeners=listeners or (), response_cache=response_cache,
+        manifest={"env": env_name, "env_options": env_options, "episode": episode, "team": team_names,
+                  "repeat": repeat}))

@@ -20,6 +20,9 @@ WIRINGS = ("coela", "capo", "reveca", "llmco")
 DEFAULT_PROFILE = "local"
 #: The family of distilled planners (`coopgraph.llm.model_files`): extra rows where one fits.
 DISTILLED_FAMILY = "local-coop"
+#: Where the bench's runs (probes and episodes) keep their models' replies: nowhere, so every decision it times
+#: and every episode it plays is the model computing (the reasons are in `embedded_wirings`' docstring).
+RESPONSE_CACHE = False
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,14 @@
 """Knowing cheaply that a wiring cannot finish an episode within a budget, without guessing.
 
-A probe plays the first decisions of an episode on the row's profile and times them: seconds per decision is the
-time from the first decision to the last probed one over the decisions between (the first carries the model's
-load and a cold prompt cache, so it is left out). The world's expert team plays the same episode (it is scripted:
-a second or two) and its choices among two or more listed actions count the decisions that episode needs. Their
-product is a lower bound on the episode's time for a team that decides no less often than the expert; when it
-exceeds the budget the row says so with both factors and the probe's n instead of running the episode.
+A probe plays the first decisions of an episode on the row's profile and times the ones the model computes: seconds
+per decision is the latency of the model's computed calls (`decision_pace`: response-cache hits and decisions taken
+without a computed call are left out) summed per decision, over the decisions after the first (which carries the
+model's load and a cold prompt cache). The probe's models keep no response cache (`RESPONSE_CACHE`), so every
+decision it times is one the model computed, whatever earlier runs on the machine left in the user's cache. The
+world's expert team plays the same episode (it is scripted: a second or two) and its choices among two or more
+listed actions count the decisions that episode needs. Their product is a lower bound on the episode's time for a
+team that decides no less often than the expert; when it exceeds the budget the row says so with both factors and
+the probe's n instead of running the episode.
 """
 
 from __future__ import annotations
@@ -18,7 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.bench.embedded_plan import WORLDS, Row
+from coopgraph.evals.bench.decision_pace import PaceCounter
+from coopgraph.evals.bench.embedded_plan import RESPONSE_CACHE, WORLDS, Row
 
 
 class ProbeDone(BaseException):
@@ -28,12 +32,13 @@ class ProbeDone(BaseException):
 
 @dataclass(frozen=True)
 class Probe:
-    """`decisions` timed over `seconds` (from the first decision to the last; `decisions - 1` intervals)."""
+    """`decisions` the model computed, the last `decisions - 1` of them taking `seconds` of model time (the first
+    carries the model's load, so it is not timed)."""
 
     decisions: int
     seconds: float
     error: str | None = None  # the episode failed before the probe had its decisions
-    stopped: bool = False  # the budget ran out first: the last decision counts as ending then (it took longer)
+    stopped: bool = False  # the budget ran out first: the last decision counts what it had computed (it took longer)
 
     @property
     def seconds_per_decision(self) -> float | None:
@@ -136,22 +141,28 @@ def expert_decisions(world: str, episode: str, env_options: dict[str, Any], max_
 
 def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | None, decisions: int,
           budget_s: float | None = None) -> Probe:
-    """Play `episode` with the row's pair on its profile until `decisions` decisions (`plan` events) are taken, or
-    the episode ends, and time them. With `budget_s`, a probe still deciding that long after its first decision
-    stops at the next event and counts the decision under way as ending then: shorter than it is, so the seconds
-    per decision stay a lower estimate."""
+    """Play `episode` with the row's pair on its profile, without a response cache, until the model has computed
+    `decisions` decisions (`plan` events with a computed call), or the episode ends, and time them. With
+    `budget_s`, a probe still deciding that long after its first decision stops at the next call the model
+    computes and counts the decision under way as ending there, with the calls it has computed so far: shorter than
+    it is, so the seconds per decision stay a lower estimate."""
     from coopgraph.runtime.launch import run_configured
 
-    times: list[float] = []
+    counter = PaceCounter()
+    timed: list[float] = []  # model seconds of each computed decision, in order
+    started: list[float] = []  # when the first computed decision ended
     stopped = [False]
 
     def listen(record: dict[str, Any]) -> None:
-        if record.get("type") == "plan":
-            times.append(float(record["t"]))
-            if len(times) >= decisions:
+        took = counter.hear(record)
+        if took is not None:
+            timed.append(took)
+            started[:] = started or [time.time()]
+            if len(timed) >= decisions:
                 raise ProbeDone
-        elif budget_s is not None and times and time.time() - times[0] > budget_s:
-            times.append(time.time())
+        elif (budget_s is not None and started and record.get("type") == "llm_call" and not record.get("cache_hit")
+              and time.time() - started[0] > budget_s):
+            timed.append(counter.under_way(record.get("agent")))
             stopped[0] = True
             raise ProbeDone
 
@@ -159,11 +170,10 @@ def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | 
     with tempfile.TemporaryDirectory(prefix="coopgraph-probe-") as folder, contextlib.suppress(ProbeDone):
         try:
             run_configured(row.world, env_options, episode, [row.member, row.member], row.profile, max_steps,
-                           Path(folder), listeners=[listen])
+                           Path(folder), listeners=[listen], response_cache=RESPONSE_CACHE)
         except Exception as exc:  # noqa: BLE001 - the episodes' own runs record it as error rows; said here too
             error = f"{type(exc).__name__}: {exc}"[:300]
-    span = times[-1] - times[0] if len(times) >= 2 else 0.0
-    return Probe(len(times), max(span, 0.0), error, stopped[0])
+    return Probe(len(timed), sum(timed[1:]), error, stopped[0])
 
 
 def budget_seconds(minutes: float) -> float:

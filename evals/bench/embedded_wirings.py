@@ -2,6 +2,7 @@
 
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings                  # everything, 3 episodes a row
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --wiring llmco --world overcooked --out t.md
+    .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --plan     # the rows and their episodes; runs nothing
 
 Rows come from `embedded_plan` (each of coela, capo, reveca and llmco in each world its spec plays, on `local`,
 plus the `local-coop` planner that learned a variant of it there). Before a row's episodes run, a probe times its
@@ -9,6 +10,16 @@ first decisions and the expert pair counts what each episode needs (`embedded_pr
 cannot fit the budget says so, with the arithmetic, and runs nothing. The others play their episodes through the
 eval store (`--store`, default runs/embedded-wirings): an interrupted run continues where it stopped, and probes
 and expert counts are kept beside the store (`probes.json`) so a rerun asks nothing twice.
+
+Every figure is the model's own pace. The bench's runs keep no response cache at all (`RESPONSE_CACHE`, passed to
+each probe and each job as its `response_cache`): replies the user's cache holds from earlier runs never answer
+them, and neither do the bench's own. A cache of the bench's own would answer the first decisions of a row's first
+episode from its probe and the replayed part of an episode resumed after an interruption, so those episodes' wall
+times would fall short of what the budget check means, and a prompt an episode repeats would cost nothing, so the
+probe's bound would no longer bound an uncached run. Without one, an interruption costs the episode under way (the
+store keeps finished episodes, the ledger the probes). Seconds per decision are read from the traces' LLM calls,
+not wall time (`decision_pace`): the latency of the calls the model computed, so a row stored before this, when
+runs read the user's cache, shows only what the model computed, or says that all its decisions were cached.
 """
 
 from __future__ import annotations
@@ -21,7 +32,8 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.bench.embedded_plan import WIRINGS, WORLDS, Row, plan_rows, world_suite
+from coopgraph.evals.bench.decision_pace import DecisionPace, decision_pace
+from coopgraph.evals.bench.embedded_plan import RESPONSE_CACHE, WIRINGS, WORLDS, Row, plan_rows, world_suite
 from coopgraph.evals.bench.embedded_probe import (
     Bound,
     Probe,
@@ -38,13 +50,16 @@ from coopgraph.evals.tables import Column, Format, Table, stat_text
 COLUMNS = [Column("wiring", "Wiring", "text"), Column("world", "World", "text"), Column("profile", "Profile", "text"),
            Column("episodes", "Episodes (n)", "text"), Column("measure", "Success or score", "text"),
            Column("time", "Steps or frames", "text"), Column("invalid", "Invalid answers", "text"),
-           Column("pace", "s / decision", "text")]
+           Column("pace", "Model s / decision", "text")]
 LEGEND = ("A pair of the wiring (or of the variant a distilled profile learned) per episode, the shipped suite's "
           "episodes and options, seed 0. Success or score and time: mean, 95% bootstrap interval over the episodes "
           "and n, as `coopgraph report` gives them. Invalid answers: replies the wiring could not use, and their "
-          "share of the decisions (high-level plans chosen). s / decision: wall time over decisions. A row that "
-          "cannot finish in the budget gives the bound it failed: the decisions the expert pair needed in the "
-          "cheapest episode × the seconds per decision of a probe of the row's first decisions (n timed).")
+          "share of the decisions (high-level plans chosen). Model s / decision: the latency of the LLM calls the "
+          "model computed, summed per decision, over the decisions with such a call; the runs keep no response "
+          "cache, and a reply a cache gave back is not counted (n of m: the decisions with a computed call, of all; "
+          "the rest took one listed option without a call, or were cached). A row that cannot finish in the budget "
+          "gives the bound it failed: the decisions the expert pair needed in the cheapest episode × the model "
+          "seconds per decision of a probe of the row's first decisions (n timed).")
 
 
 @dataclass
@@ -91,7 +106,8 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
     """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything)."""
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
-    found = Probe(**ledger.get(f"probe {first.config_hash} {first.episode} {settings.probe_decisions}",
+    # "model-time": a probe kept from before probes timed the model's computed calls only is not read back
+    found = Probe(**ledger.get(f"probe model-time {first.config_hash} {first.episode} {settings.probe_decisions}",
                                lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
                                                     settings.probe_decisions,
                                                     budget_seconds(settings.budget_min)))))
@@ -126,16 +142,39 @@ def _measure(row: Row, rows: list[dict[str, Any]]) -> str:
     return f"{world.measure_label} {stat_text(stat(rows, world.measure), world.digits, fmt)}"
 
 
+def pace_text(pace: DecisionPace | None) -> str:
+    """The model seconds per decision, with n when some decisions had no computed call; what happened when none
+    had."""
+    if pace is None or not pace.decisions:
+        return "–"
+    each = pace.seconds_per_decision
+    if each is None:
+        return (f"none computed: all {pace.decisions} decisions from the cache" if pace.cached == pace.decisions else
+                f"none computed of {pace.decisions} decisions ({pace.cached} from the cache, the rest without a call)")
+    cached = f"; {pace.cached} from the cache" if pace.cached else ""  # a row stored when runs read a cache
+    return seconds_text(each) + (f" (n={pace.computed} of {pace.decisions}{cached})"
+                                 if pace.computed < pace.decisions else "")
+
+
+def trace_pace(rows: list[dict[str, Any]]) -> DecisionPace | None:
+    """The model's pace over the rows' traces (None when none of them is on disk)."""
+    from coopgraph.record.trace_file import read_events
+
+    paths = [Path(r["trace_path"]) for r in rows if r.get("trace_path")]
+    found = [decision_pace(read_events(path)) for path in paths if path.is_file()]
+    return sum(found, DecisionPace()) if found else None
+
+
 def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bound: Bound | None,
-              budget_s: float, unit: str) -> dict[str, Any]:
-    """The table's cells for one row: measured figures, or the bound it failed."""
+              budget_s: float, unit: str, pace: DecisionPace | None = None) -> dict[str, Any]:
+    """The table's cells for one row: measured figures (`pace`: the model's, from the episodes' traces), or the
+    bound it failed."""
     cells: dict[str, Any] = {"wiring": row.wiring, "world": row.world, "profile": row.profile_text}
     if bound is not None and not done:
         return {**cells, "episodes": f"0 of {wanted}", "measure": bound.text(budget_s), "time": "–", "invalid": "–",
                 "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
     decisions = sum(int(r.get("decisions") or 0) for r in done)
     invalid = sum(int(r.get("invalid_answers") or 0) for r in done)
-    wall = sum(float(r.get("wall_time_s") or 0.0) for r in done)
     over = [r["episode"] for r in done if float(r.get("wall_time_s") or 0.0) > budget_s]
     episodes = f"{len(done)}" + (f" of {wanted}" if len(done) < wanted else "") + (
         f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "") + (
@@ -143,7 +182,7 @@ def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bo
     return {**cells, "episodes": episodes, "measure": _measure(row, done) if done else "–",
             "time": f"{stat_text(stat(done, 'steps'), 1)} {unit}" if done else "–",
             "invalid": f"{invalid} ({invalid / decisions:.0%} of {decisions})" if decisions else "–",
-            "pace": seconds_text(wall / decisions) if decisions else "–"}
+            "pace": pace_text(pace)}
 
 
 def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Table:
@@ -161,7 +200,7 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
         for world in dict.fromkeys(row.world for row in rows):
             in_world = [row for row in rows if row.world == world]
             suite = world_suite(world, in_world, max_steps=settings.max_steps)
-            jobs = expand_jobs(suite, settings.store, limit=settings.episodes)
+            jobs = expand_jobs(suite, settings.store, limit=settings.episodes, response_cache=RESPONSE_CACHE)
             unit = _time_unit(world)
             for row in in_world:
                 mine = [job for job in jobs if job.team == row.label]
@@ -170,9 +209,36 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
                 stored = [r for r in store.rows(suite=suite.name, status=None)
                           if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
                 done = [r for r in stored if r["status"] == "done"]
-                cells.append(table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit))
+                cells.append(table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit,
+                                       trace_pace(done)))
     return Table("embedded-wirings", f"Published wirings on the embedded default (budget "
                  f"{settings.budget_min:g} min an episode)", COLUMNS, cells, LEGEND)
+
+
+def plan_text(settings: Settings) -> str:
+    """The rows the settings select, each with the episodes it would play and whether the store has them: what a
+    run would do, without probing or playing anything."""
+    from coopgraph.evals.store import STORE_NAME, ResultStore
+
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    episodes = f"{settings.episodes} episode{'s' * (settings.episodes != 1)}"
+    lines = [f"{len(rows)} rows, {episodes} each, into {settings.store} (no response cache: the model computes every "
+             "decision)"]
+    stored: set[tuple[Any, ...]] = set()
+    if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
+        with ResultStore(settings.store) as store:
+            stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
+                      for r in store.rows(status="done")}
+    for world in dict.fromkeys(row.world for row in rows):
+        in_world = [row for row in rows if row.world == world]
+        jobs = expand_jobs(world_suite(world, in_world, max_steps=settings.max_steps), settings.store,
+                           limit=settings.episodes)
+        for row in in_world:
+            mine = [job for job in jobs if job.team == row.label]
+            done = sum(job.key in stored for job in mine)
+            lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
+                         f"{', '.join(job.episode for job in mine)} ({done} of {len(mine)} stored)")
+    return "\n".join(lines)
 
 
 def _time_unit(world: str) -> str:
@@ -185,7 +251,7 @@ def _time_unit(world: str) -> str:
         env.close()
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None]:
+def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bool]:
     parser = argparse.ArgumentParser(prog="python -m coopgraph.evals.bench.embedded_wirings", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
@@ -198,17 +264,22 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None]:
     parser.add_argument("--max-steps", type=int, default=None, help="a trial horizon instead of the suite's")
     parser.add_argument("--no-distilled", action="store_true", help="leave out the local-coop rows")
     parser.add_argument("--out", type=Path, default=None, help="also write the table to this markdown file")
+    parser.add_argument("--plan", action="store_true",
+                        help="list the rows and the episodes each would play (and how many the store has); run nothing")
     args = parser.parse_args(argv)
     if args.episodes < 1:
         parser.error(f"--episodes must be 1 or more, got {args.episodes}")
     settings = Settings(wirings=args.wiring or list(WIRINGS), worlds=args.world or list(WORLDS),
                         episodes=args.episodes, budget_min=args.budget_min, probe_decisions=args.probe_decisions,
                         store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled)
-    return settings, args.out
+    return settings, args.out, args.plan
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings, out = parse_args(argv)
+    settings, out, plan_only = parse_args(argv)
+    if plan_only:
+        print(plan_text(settings))
+        return 0
     try:
         table = build_table(settings, say=lambda text: print(text, file=sys.stderr))
     except ValueError as exc:

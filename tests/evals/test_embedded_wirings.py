@@ -10,6 +10,7 @@ from typing import Any
 import pytest
 
 from coopgraph.evals.bench import embedded_wirings
+from coopgraph.evals.bench.decision_pace import DecisionPace
 from coopgraph.evals.bench.embedded_plan import WORLDS, Row, plan_rows
 from coopgraph.evals.bench.embedded_probe import Bound, Probe, cheapest_bound, count_choices, expert_decisions, probe
 from coopgraph.evals.bench.embedded_wirings import Ledger, Settings, build_table, main
@@ -17,7 +18,7 @@ from coopgraph.testing import scripted_lm
 from coopgraph.testing.kitchen_policy import kitchen_policy
 
 HEAD = ("| Wiring | World | Profile | Episodes (n) | Success or score | Steps or frames | Invalid answers "
-        "| s / decision |")
+        "| Model s / decision |")
 
 
 @pytest.fixture
@@ -133,7 +134,10 @@ def test_invalid_answers_are_counted_with_their_share_of_the_decisions(monkeypat
         (row,) = store.rows()
     invalid, decisions = int(row["invalid_answers"]), int(row["decisions"])
     assert invalid > 0 and cells[6] == f"{invalid} ({invalid / decisions:.0%} of {decisions})"
-    assert float(cells[7]) == pytest.approx(row["wall_time_s"] / decisions, abs=0.01)
+    from coopgraph.record.trace_file import read_events
+
+    computed = sum(e["latency_s"] for e in read_events(row["trace_path"]) if e["type"] == "llm_call")
+    assert float(cells[7]) == pytest.approx(computed / decisions, rel=0.05, abs=1e-4)  # every decision computed
 
 
 def test_a_row_that_cannot_finish_in_the_budget_says_so_with_its_bound_and_runs_nothing(
@@ -160,6 +164,16 @@ def test_the_command_writes_the_table_and_refuses_bad_options(kitchen_model: lis
     assert main(["--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps", "20",
                  "--no-distilled", "--store", str(tmp_path / "store"), "--out", str(out)]) == 0
     assert HEAD in out.read_text(encoding="utf-8") and HEAD in capsys.readouterr().out
+    assert main(["--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps", "20", "--plan",
+                 "--store", str(tmp_path / "store")]) == 0
+    listed = capsys.readouterr().out.splitlines()
+    assert listed[0].startswith("3 rows, 1 episode each") and "no response cache" in listed[0]
+    assert listed[1].split()[:4] == ["llmco", "overcooked", "local", "(default)"]
+    assert listed[1].endswith("cramped_room (1 of 1 stored)") and listed[2].endswith("cramped_room (0 of 1 stored)")
+    kitchen_model.clear()
+    assert main(["--plan", "--store", str(tmp_path / "elsewhere")]) == 0  # every row; probes and plays nothing
+    assert len(capsys.readouterr().out.splitlines()) == 1 + len(plan_rows()) and kitchen_model == []
+    assert not (tmp_path / "elsewhere").exists()
     assert main(["--probe-decisions", "1", "--store", str(tmp_path / "store")]) == 2
     assert "--probe-decisions must be 2 or more" in capsys.readouterr().err
     with pytest.raises(SystemExit):
@@ -175,7 +189,8 @@ def test_a_row_names_episodes_over_the_budget_failures_and_what_a_lower_budget_l
                 "steps": steps, "decisions": 20, "invalid_answers": 5, "wall_time_s": wall, "metrics": {}}
 
     cells = embedded_wirings.table_row(row, [done("test/0", 1.0, 60, 900.0), done("test/1", 0.0, 250, 2400.0)],
-                                       errors=1, wanted=3, bound=None, budget_s=1800, unit="steps")
+                                       errors=1, wanted=3, bound=None, budget_s=1800, unit="steps",
+                                       pace=DecisionPace(40, 40, 0, 3300.0))
     assert cells["episodes"] == "2 of 3 (1 failed); over budget: test/1"
     assert cells["measure"].startswith("success 50% [") and cells["measure"].endswith("(n=2)")
     assert cells["time"].startswith("155.0 [") and cells["time"].endswith("(n=2) steps")
@@ -184,3 +199,91 @@ def test_a_row_names_episodes_over_the_budget_failures_and_what_a_lower_budget_l
                                          bound=Bound("test/1", 18, 60.0, 5, 2), budget_s=600, unit="steps")
     assert lowered["episodes"] == ("1 of 3; the rest: cannot finish in 10 min: ≥ 18 decisions × 60.0 s = 18 min "
                                    "(test/1, the fewest decisions of 2 episodes; probe n=5)")
+
+
+@pytest.fixture
+def cached_kitchen(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> list[int]:
+    """`make_lm` keeping replies as the real one does (`cache` True: the user's file at `default_cache_path`, here
+    under tmp_path; False: none; a path: that file) around the scripted kitchen policy; the list counts the replies
+    the policy computed, i.e. the calls no cache answered."""
+    from coopgraph.llm.cache import SQLiteResponseCache
+    from coopgraph.llm.factory import default_cache_path
+
+    monkeypatch.setenv("COOPGRAPH_CACHE", str(tmp_path / "user-cache"))
+    computed = [0]
+
+    def policy(messages: Any, kwargs: Any) -> str:
+        computed[0] += 1
+        return kitchen_policy(messages, kwargs)
+
+    def make_lm(setting: Any = None, *, cache: bool | str | Path = True, **_: Any) -> Any:
+        store = None
+        if cache:
+            store = SQLiteResponseCache(default_cache_path() if cache is True else Path(cache), namespace=str(setting))
+        return scripted_lm(policy, cache=store)
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
+    return computed
+
+
+def _play_earlier(tmp_path: Path, max_steps: int) -> None:
+    """The user's own run of the pair in cramped_room (into their default response cache), before the bench."""
+    from coopgraph.runtime.launch import run_configured
+
+    run_configured("overcooked", {}, "cramped_room", ["llmco", "llmco"], "local", max_steps, tmp_path / "earlier")
+
+
+def test_the_probe_asks_the_model_although_the_users_cache_holds_its_answers(cached_kitchen: list[int],
+                                                                             tmp_path: Path) -> None:
+    _play_earlier(tmp_path, 30)
+    assert cached_kitchen[0] > 10
+    cached_kitchen[0] = 0
+    _play_earlier(tmp_path, 30)
+    assert cached_kitchen[0] == 0  # the user's cache answers that episode's every call
+    found = probe(Row("llmco", "overcooked", "local", "llmco"), "cramped_room", {}, 30, decisions=5)
+    assert found.decisions == 5 and found.error is None
+    assert cached_kitchen[0] >= 5  # the model computed the decisions the probe timed
+    assert not (tmp_path / "store").exists()
+
+
+def test_a_row_asks_the_model_although_the_users_cache_holds_its_answers(cached_kitchen: list[int],
+                                                                         tmp_path: Path) -> None:
+    from coopgraph.evals.store import ResultStore
+    from coopgraph.record.trace_file import read_events
+
+    _play_earlier(tmp_path, 30)
+    cached_kitchen[0] = 0
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store", max_steps=30,
+                        distilled=False)
+    (cells,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    with ResultStore(tmp_path / "store") as store:
+        (row,) = store.rows()
+    calls = [e for e in read_events(row["trace_path"]) if e["type"] == "llm_call"]
+    assert calls and not any(e["cache_hit"] for e in calls)  # no reply of the user's earlier run answered
+    assert cached_kitchen[0] >= len(calls) + settings.probe_decisions  # the episode's calls and the probe's
+    each = sum(e["latency_s"] for e in calls) / int(row["decisions"])  # one call a decision in this kitchen
+    assert float(cells[7]) == pytest.approx(each, rel=0.05, abs=1e-4)
+
+
+def test_the_probe_times_only_the_decisions_the_model_computed(cached_kitchen: list[int], tmp_path: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    _play_earlier(tmp_path, 12)  # the user's cache holds the first 12 ticks' answers
+    monkeypatch.setattr("coopgraph.evals.bench.embedded_probe.RESPONSE_CACHE", True)  # and the probe reads it
+    cached_kitchen[0] = 0
+    found = probe(Row("llmco", "overcooked", "local", "llmco"), "cramped_room", {}, 40, decisions=4)
+    assert found.decisions == 4 and cached_kitchen[0] >= 4  # the cached decisions were not counted
+
+
+def test_a_row_whose_decisions_were_all_cached_says_so_instead_of_a_pace() -> None:
+    row = Row("llmco", "overcooked", "local", "llmco")
+    done = [{"suite": "s", "team": row.label, "episode": "cramped_room", "seed": 0, "repeat": 0, "score": 0.0,
+             "steps": 30, "decisions": 12, "invalid_answers": 0, "wall_time_s": 0.2, "metrics": {}}]
+    cached = embedded_wirings.table_row(row, done, 0, 1, None, 1800, "ticks", DecisionPace(12, 0, 12, 0.0))
+    assert cached["pace"] == "none computed: all 12 decisions from the cache"
+    some = embedded_wirings.table_row(row, done, 0, 1, None, 1800, "ticks", DecisionPace(12, 8, 3, 240.0))
+    assert some["pace"] == "30.0 (n=8 of 12; 3 from the cache)"
+    assert embedded_wirings.pace_text(DecisionPace(12, 8, 0, 240.0)) == "30.0 (n=8 of 12)"  # 4 without a call
+    assert embedded_wirings.pace_text(DecisionPace(12, 12, 0, 12 * 36.04)) == "36.0"
+    assert embedded_wirings.pace_text(DecisionPace(5, 0, 2, 0.0)) == \
+        "none computed of 5 decisions (2 from the cache, the rest without a call)"
+    assert embedded_wirings.pace_text(None) == embedded_wirings.pace_text(DecisionPace()) == "–"

@@ -156,3 +156,30 @@ def test_every_shipped_suite_is_listed_in_the_evaluation_docs() -> None:
     page = (Path(__file__).parents[2] / "docs" / "evals.md").read_text(encoding="utf-8")
     listed = set(re.findall(r"^\| `([a-z0-9.\-]+)` \|", page[page.index("### Shipped suites"):], re.MULTILINE))
     assert {p.stem for p in SUITES_DIR.glob("*.yaml")} <= listed
+
+
+def test_where_a_job_keeps_its_replies_is_neither_its_key_nor_its_config_and_reaches_its_models(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coopgraph.evals.suite import Job
+    from coopgraph.evals.suite_job import run_job
+    from coopgraph.testing import scripted_lm
+    from tests.runtime.test_replay_decision import by_prompt
+
+    plain = expand_jobs(parse_suite(SMALL), tmp_path)
+    own = expand_jobs(parse_suite(SMALL), tmp_path, response_cache=tmp_path / "replies.sqlite")
+    none = expand_jobs(parse_suite(SMALL), tmp_path, response_cache=False)
+    assert [j.key for j in plain] == [j.key for j in own] == [j.key for j in none]  # a store resumes across them
+    assert plain[0].response_cache is True and none[0].response_cache is False
+    assert own[0].response_cache == str(tmp_path / "replies.sqlite")
+    assert Job.model_validate(own[0].model_dump()) == own[0]  # it ships to a worker as it is
+    asked: list[object] = []
+
+    def make_lm(setting: object = None, *, cache: object = True, **_: object) -> object:
+        asked.append(cache)
+        return scripted_lm(by_prompt())
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
+    toy = parse_suite("name: toy\nenvironment: {name: toyhouse}\nepisodes: [toyhouse/0]\nmax_steps: 4\nteams:\n"
+                      "  - label: pair\n    members: [coela-brief, toyhouse-expert]\n")
+    (job,) = expand_jobs(toy, tmp_path, response_cache=False)
+    assert run_job(job.model_dump())["status"] == "done" and asked == [False]

@@ -54,3 +54,19 @@ def test_the_step_budget_is_checked_once_with_the_name_the_caller_uses(value: ob
 
 def test_no_budget_means_the_worlds_horizon() -> None:
     assert check_step_budget(None) is None and check_step_budget(7) == 7
+
+
+def test_a_run_builds_its_models_with_the_response_cache_it_is_given(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    asked: list[tuple[object, object]] = []
+
+    def make_lm(setting: object = None, *, cache: object = True, **_: object) -> object:
+        asked.append((setting, cache))
+        return scripted_lm(by_prompt())
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", make_lm)
+    team = ["coela-brief", "toyhouse-expert"]
+    run_configured("toyhouse", {}, "toyhouse/0", team, "local", 4, tmp_path)
+    run_configured("toyhouse", {}, "toyhouse/0", team, "local", 4, tmp_path, response_cache=False)
+    run_configured("toyhouse", {}, "toyhouse/0", team, "local", 4, tmp_path, response_cache=tmp_path / "own.sqlite")
+    assert asked == [("local", True), ("local", False), ("local", tmp_path / "own.sqlite")]  # True: the user's
