@@ -10,8 +10,10 @@ TDW-MAT's containers are open baskets and trays, so a container seen is a contai
 The belief also learns from what fails and from what is not seen. A grasp the world refuses because the object is
 held, in a container or already transported (`last_action_cause`) marks it taken by someone (place unknown) or
 transported, until it is seen free again. A place seen in the agent's view (with the detector, only within `NEAR`)
-where a remembered object is not seen now is forgotten, as CoELA's semantic map is rebuilt from each frame; the
-object is still known, at an unknown place, and an unknown place is listed nowhere.
+where a remembered object is not seen is forgotten, as CoELA's semantic map is rebuilt from each frame: at once
+with the oracle, which misses nothing; with the detector, which misses an object on any look with its class's
+`p_miss`, once so many looks have missed it that it would still be there with a chance under `STILL_THERE_BELOW`.
+The object is still known, at an unknown place, and an unknown place is listed nowhere.
 """
 
 from __future__ import annotations
@@ -35,6 +37,9 @@ if TYPE_CHECKING:
 SWEEP_TURNS = 16
 #: `held_by` of an object a refused grasp said is held or in a container: someone else has it, who is not said.
 SOMEONE = "someone"
+#: A remembered place whose object went unseen on looks that together had less than this chance of all missing it
+#: is forgotten (the oracle: the first look; the detector's food, p_miss 0.845: 18 looks; its stuff: 44).
+STILL_THERE_BELOW = 0.05
 
 
 @dataclass
@@ -90,6 +95,7 @@ class TDWBelief:
     def __init__(self, agent_id: str, env_info: TDWAgentInfo) -> None:
         self.agent_id = agent_id
         self.name: str = env_info.agent_name
+        self.task: str = env_info.task
         self.plan: FloorPlan = env_info.floorplan
         self.rules: TDWRules = env_info.rules
         self.goal: list[GoalPredicate] = list(env_info.goal)
@@ -109,6 +115,8 @@ class TDWBelief:
         self.time, self.horizon = 0, self.rules.max_frames
         self._turns_here = 0
         self._baseline: tuple[set[int], int] | None = None
+        self._unseen_looks: dict[int, int] = {}  # object id -> looks at its believed place that missed it
+        self._last_look = -1
 
     # ------------------------------------------------------------------------------------------- updating
     @property
@@ -164,17 +172,35 @@ class TDWBelief:
 
     def _forget_unseen(self, seen: set[int]) -> None:
         """Negative evidence: an object seen earlier whose believed place is in view now and which is not seen is
-        no longer believed there. The oracle misses nothing in view; the detector misses objects anywhere, so only
-        a place within `NEAR` counts, where the agent all but stands on it. Places told by partners are a room's
-        centre, not a sighting, and are left alone."""
+        no longer believed there, once a miss by the perception is unlikely enough (`STILL_THERE_BELOW`). With the
+        detector only a place within `NEAR` counts. Places told by partners are a room's centre, not a sighting,
+        and are left alone. One look per frame: an observation folded in twice does not count twice."""
+        if self.time == self._last_look:
+            return
+        self._last_look = self.time
+        for object_id in seen:
+            self._unseen_looks.pop(object_id, None)
         reach = NEAR if self.rules.perception == "detector" else self.rules.view_range
         for known in self.objects.values():
             if (known.id in seen or known.source != "seen" or known.kind == "surface" or known.position is None
                     or known.held_by == self.agent_id):
                 continue
-            if in_view_from(self.position, self.heading, self.room_id, known.position, known.room_id,
-                            self.rules.view_degrees, reach):
+            if not in_view_from(self.position, self.heading, self.room_id, known.position, known.room_id,
+                                self.rules.view_degrees, reach):
+                continue
+            looks = self._unseen_looks.get(known.id, 0) + 1
+            if self._miss_rate(known) ** looks < STILL_THERE_BELOW:
                 known.room_id = known.position = known.inside = known.held_by = None
+                self._unseen_looks.pop(known.id, None)
+            else:
+                self._unseen_looks[known.id] = looks
+
+    def _miss_rate(self, known: Known) -> float:
+        """The chance one look misses this object where it is: none for the oracle, its class's `p_miss` for the
+        detector (targets are of the episode's task's class)."""
+        if self.rules.perception != "detector":
+            return 0.0
+        return self.rules.p_miss.get(self.task if known.kind == "item" else known.kind, 0.0)
 
     def _note(self, object_id: int, name: str, kind: str, room_id: int | None, position: Point | None,
               inside: int | None, held_by: str | None, source: str = "seen") -> None:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from coopgraph.envs.protocol import Message
 from coopgraph.envs.tdw_mat.affordances import TDWAffordances
-from coopgraph.envs.tdw_mat.belief import SOMEONE, Known, TDWBelief
+from coopgraph.envs.tdw_mat.belief import SOMEONE, STILL_THERE_BELOW, Known, TDWBelief
 from coopgraph.envs.tdw_mat.env import TDWMatEnv
 from coopgraph.envs.tdw_mat.kit import read_message
 from coopgraph.envs.tdw_mat.observation import TDWObservation
@@ -102,19 +102,50 @@ def test_an_object_outside_the_view_cone_is_not_forgotten(env: TDWMatEnv) -> Non
     assert belief.objects[apple.id].position == AHEAD and apple.id in _grabs(belief)
 
 
-def test_detector_perception_forgets_only_within_near() -> None:
+def test_detector_perception_forgets_only_within_near_and_after_enough_missed_looks() -> None:
     env = make_env(perception="detector")
     apple = things(env, "target")[0]
     put_thing(env, apple, KITCHEN)  # truly gone; Alice remembers it in the living room
     belief = TDWBelief("alice", env.agent_info("alice"))
     belief.objects[apple.id] = Known(apple.id, apple.name, "item", 2000, AHEAD)
     place(env, "bob", KITCHEN)
-    place(env, "alice", EYE, EAST)  # 3 m, in the cone: a detector may just have missed it
-    _look(env, belief)
+    place(env, "alice", EYE, EAST)  # 3 m, in the cone: a detector may just have missed it, however often
+    for _ in range(60):
+        _look(env, belief)
     assert belief.objects[apple.id].position == AHEAD
     place(env, "alice", (1.0, -2.78), WEST)  # 0.5 m from it, facing away: within NEAR
     _look(env, belief)
-    assert belief.objects[apple.id].position is None and belief.objects[apple.id].room_id is None
+    assert belief.objects[apple.id].position == AHEAD  # one miss of food (p_miss 0.845) is no evidence
+    looks = 1
+    while belief.objects[apple.id].position is not None and looks < 60:
+        _look(env, belief)
+        looks += 1
+    assert belief.objects[apple.id].room_id is None
+    assert belief.rules.p_miss["food"] ** looks < STILL_THERE_BELOW <= belief.rules.p_miss["food"] ** (looks - 1)
+
+
+def test_a_detector_sighting_starts_the_count_of_missed_looks_afresh() -> None:
+    env = make_env(perception="detector", p_miss={"food": 0.5, "stuff": 0.5, "container": 0.5, "bed": 0.0,
+                                                  "agent": 0.0})
+    apple = things(env, "target")[0]
+    put_thing(env, apple, KITCHEN)
+    belief = TDWBelief("alice", env.agent_info("alice"))
+    belief.objects[apple.id] = Known(apple.id, apple.name, "item", 2000, AHEAD)
+    place(env, "bob", KITCHEN)
+    place(env, "alice", (1.0, -2.78), WEST)
+    for _ in range(3):
+        _look(env, belief)  # 0.5 ** 3: it may still be there
+    assert belief.objects[apple.id].position == AHEAD
+    put_thing(env, apple, AHEAD)
+    while apple.id not in [o.id for o in _look(env, belief).visible_objects]:
+        pass  # the detector at last registers it
+    put_thing(env, apple, KITCHEN)
+    for _ in range(3):
+        _look(env, belief)
+    assert belief.objects[apple.id].position == AHEAD  # three misses since the sighting, not six
+    _look(env, belief)
+    _look(env, belief)
+    assert belief.objects[apple.id].position is None  # 0.5 ** 5 < 0.05
 
 
 def test_a_partner_may_tell_where_a_forgotten_object_is_not_where_a_taken_one_is(env: TDWMatEnv) -> None:
