@@ -166,3 +166,44 @@ def test_the_bed_is_never_forgotten(env: TDWMatEnv) -> None:
     place(env, "alice", EYE, EAST)
     _look(env, belief)
     assert belief.bed_seen and belief.objects[BED_ID].position == (0.0, -2.78)
+
+
+def test_a_coela_lite_planner_that_insists_on_a_taken_object_is_refused_once_not_every_frame() -> None:
+    """Issue 38's loop: the planner picks the grab of an object a partner took out of sight; the world refuses it,
+    and the next action list must no longer offer it (before, the prompt changed only in its frame number)."""
+    import re
+    from typing import Any
+
+    from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+    from coopgraph.runtime.graph_agent import GraphAgent
+    from coopgraph.testing import scripted_lm
+
+    env = make_env()
+    apple = things(env, "target")[0]
+    place(env, "alice", KITCHEN)
+    place(env, "bob", EYE, EAST)
+    put_thing(env, apple, (-0.7, -2.78))  # 0.8 m ahead of Bob: a grab is a grasp at once
+    grab = f"[gograb] <{apple.name}> ({apple.id})"
+    offered: list[bool] = []
+
+    def insist(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        options = dict((text, letter) for letter, text in re.findall(r"^([A-Z]{1,2})\. (.*)$",
+                                                                      str(messages[-1].content), re.MULTILINE))
+        offered.append(grab in options)
+        return f"Answer: {options.get(grab, next(iter(options.values()), 'A'))}"
+
+    bob = GraphAgent(load_spec(GRAPHS_DIR / "variants" / "coela-lite.yaml", env="tdw-mat"), lm=scripted_lm(insist),
+                     vector_memory=False)
+    bob.reset("bob", env.agent_info("bob"), 0)
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    first = bob.act(obs["bob"])
+    assert first.kind == "grasp" and first.target_id == apple.id
+    _take(env, apple, "alice")  # Alice, in the kitchen, has it before Bob's grasp starts
+    action = first
+    for _ in range(30):
+        obs, *_ = env.step({"alice": "[wait]", "bob": action})
+        while not obs["bob"].ready:
+            obs, *_ = env.step({"alice": "[wait]"})
+        action = bob.act(obs["bob"])
+    assert env.world.agents["bob"].invalid_actions == 1
+    assert offered[0] and not any(offered[1:])
