@@ -6,6 +6,7 @@ container; 3. with both hands full, a container not yet full and a target: put t
 current room unless it is explored `all`. Costs are frames, distances metres. A grab of what a partner said it
 goes to grab carries that partner's `announced` claim. `observed` (the `observed_actions` capability) adds the
 grabs `available` leaves out: free targets seen whose count is already met, and containers while one is held.
+Neither offers what the belief knows at no place (taken by someone, or gone from where it was seen).
 """
 
 from __future__ import annotations
@@ -69,7 +70,8 @@ class TDWAffordances:
             listed |= {o.id for o in belief.free_containers()}
         extra = [o for o in sorted(belief.objects.values(), key=lambda o: o.id)
                  if o.kind in ("item", "container") and o.id not in listed and o.held_by is None and o.inside is None
-                 and o.id not in belief.transported and not belief.in_goal_zone(o.position, o.room_id)]
+                 and o.room_id is not None and o.id not in belief.transported
+                 and not belief.in_goal_zone(o.position, o.room_id)]
         return [self._grab(belief, o) for o in extra]
 
     @staticmethod

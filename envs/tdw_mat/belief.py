@@ -6,6 +6,14 @@ which is the world's own rule; a room is `all` explored after 16 turns in place 
 `part` once the agent has stood in it. `progress_text` follows the layout of CoELA's `progress2text`.
 TDW-MAT's containers are open baskets and trays, so a container seen is a container looked inside
 (`checked_containers`); what a partner said it goes to grab is kept as its intent (`partner_intents`).
+
+The belief also learns from what fails and from what is not seen. A grasp the world refuses because the object is
+held, in a container or already transported (`last_action_cause`) marks it taken by someone (place unknown) or
+transported, until it is seen free again. A place seen in the agent's view (with the detector, only within `NEAR`)
+where a remembered object is not seen is forgotten, as CoELA's semantic map is rebuilt from each frame: at once
+with the oracle, which misses nothing; with the detector, which misses an object on any look with its class's
+`p_miss`, once so many looks have missed it that it would still be there with a chance under `STILL_THERE_BELOW`.
+The object is still known, at an unknown place, and an unknown place is listed nowhere.
 """
 
 from __future__ import annotations
@@ -15,15 +23,23 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from coopgraph.envs.capabilities import DISCOVERY, SUBGOAL, ProgressEvent
-from coopgraph.envs.protocol import GoalPredicate, HouseObservation, Observation, Point, RoomInfo
+from coopgraph.envs.protocol import GoalPredicate, HouseObservation, Observation, Point, PrimitiveAction, RoomInfo
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, distance
+from coopgraph.envs.tdw_mat.observation import TDWObservation
+from coopgraph.envs.tdw_mat.perception import NEAR, in_view_from
 from coopgraph.envs.tdw_mat.rules import TDWRules
+from coopgraph.envs.tdw_mat.world import FailureCause
 
 if TYPE_CHECKING:
     from coopgraph.envs.tdw_mat.env import TDWAgentInfo
 
 #: Left turns in place that sweep a room (16 x 15 = 240 degrees): the room is then explored `all`.
 SWEEP_TURNS = 16
+#: `held_by` of an object a refused grasp said is held or in a container: someone else has it, who is not said.
+SOMEONE = "someone"
+#: A remembered place whose object went unseen on looks that together had less than this chance of all missing it
+#: is forgotten (the oracle: the first look; the detector's food, p_miss 0.845: 18 looks; its stuff: 44).
+STILL_THERE_BELOW = 0.05
 
 
 @dataclass
@@ -79,6 +95,7 @@ class TDWBelief:
     def __init__(self, agent_id: str, env_info: TDWAgentInfo) -> None:
         self.agent_id = agent_id
         self.name: str = env_info.agent_name
+        self.task: str = env_info.task
         self.plan: FloorPlan = env_info.floorplan
         self.rules: TDWRules = env_info.rules
         self.goal: list[GoalPredicate] = list(env_info.goal)
@@ -98,6 +115,8 @@ class TDWBelief:
         self.time, self.horizon = 0, self.rules.max_frames
         self._turns_here = 0
         self._baseline: tuple[set[int], int] | None = None
+        self._unseen_looks: dict[int, int] = {}  # object id -> looks at its believed place that missed it
+        self._last_look = -1
 
     # ------------------------------------------------------------------------------------------- updating
     @property
@@ -118,10 +137,12 @@ class TDWBelief:
             self.explored[self.room_id] = "all"
         self.hand_items = [o.id for o in obs.holding if o.inside is None]
         self.contents = {i: [o.id for o in obs.holding if o.inside == i] for i in self.hand_items}
+        self._learn_from_refusal(obs)
         for obj in obs.holding:
             self._note(obj.id, obj.name, obj.kind, obs.room_id, obs.position, obj.inside, self.agent_id)
         for obj in obs.visible_objects:
             self._note(obj.id, obj.name, obj.kind, obj.room_id, obj.position, obj.inside, obj.held_by)
+        self._forget_unseen({o.id for o in obs.holding} | {o.id for o in obs.visible_objects})
         for partner in obs.partners:
             view = self.partners.setdefault(partner.agent_id, Partner(partner.agent_id, partner.name))
             view.room_id, view.position, view.last_seen_step = partner.room_id, partner.position, obs.time
@@ -129,6 +150,57 @@ class TDWBelief:
         for known in self.objects.values():
             if known.kind == "item" and self.in_goal_zone(known.position, known.room_id):
                 self.transported.add(known.id)
+
+    def _learn_from_refusal(self, obs: HouseObservation) -> None:
+        """A grasp refused because its object is held, in a container or transported says where it is not: free
+        where it was believed. Read once, on the observation that ends the grasp (the next ones, while another
+        action runs, still carry it)."""
+        cause = obs.last_action_cause if isinstance(obs, TDWObservation) else None
+        if cause is None or obs.last_action_ok or not obs.ready or not obs.last_action:
+            return
+        try:
+            object_id = PrimitiveAction.parse(obs.last_action).target_id
+        except ValueError:
+            return
+        known = self.objects.get(object_id) if object_id is not None else None
+        if known is None:
+            return
+        known.room_id = known.position = known.inside = None
+        known.held_by = None if cause == FailureCause.TRANSPORTED else SOMEONE
+        if cause == FailureCause.TRANSPORTED and known.kind == "item":
+            self.transported.add(known.id)
+
+    def _forget_unseen(self, seen: set[int]) -> None:
+        """Negative evidence: an object seen earlier whose believed place is in view now and which is not seen is
+        no longer believed there, once a miss by the perception is unlikely enough (`STILL_THERE_BELOW`). With the
+        detector only a place within `NEAR` counts. Places told by partners are a room's centre, not a sighting,
+        and are left alone. One look per frame: an observation folded in twice does not count twice."""
+        if self.time == self._last_look:
+            return
+        self._last_look = self.time
+        for object_id in seen:
+            self._unseen_looks.pop(object_id, None)
+        reach = NEAR if self.rules.perception == "detector" else self.rules.view_range
+        for known in self.objects.values():
+            if (known.id in seen or known.source != "seen" or known.kind == "surface" or known.position is None
+                    or known.held_by == self.agent_id):
+                continue
+            if not in_view_from(self.position, self.heading, self.room_id, known.position, known.room_id,
+                                self.rules.view_degrees, reach):
+                continue
+            looks = self._unseen_looks.get(known.id, 0) + 1
+            if self._miss_rate(known) ** looks < STILL_THERE_BELOW:
+                known.room_id = known.position = known.inside = known.held_by = None
+                self._unseen_looks.pop(known.id, None)
+            else:
+                self._unseen_looks[known.id] = looks
+
+    def _miss_rate(self, known: Known) -> float:
+        """The chance one look misses this object where it is: none for the oracle, its class's `p_miss` for the
+        detector (targets are of the episode's task's class)."""
+        if self.rules.perception != "detector":
+            return 0.0
+        return self.rules.p_miss.get(self.task if known.kind == "item" else known.kind, 0.0)
 
     def _note(self, object_id: int, name: str, kind: str, room_id: int | None, position: Point | None,
               inside: int | None, held_by: str | None, source: str = "seen") -> None:
@@ -138,9 +210,10 @@ class TDWBelief:
         self.objects[object_id] = known
 
     def note_told(self, object_id: int, name: str, kind: str, room_id: int | None) -> None:
-        """A partner said where an object is; what this agent saw itself later overrides it."""
+        """A partner said where an object is; what this agent saw itself overrides it, unless it has lost track of
+        it (it looked there and the object was gone); one it knows is taken stays taken until seen free."""
         known = self.objects.get(object_id)
-        if known is not None and known.source == "seen":
+        if known is not None and known.source == "seen" and (known.room_id is not None or known.held_by is not None):
             return
         position = self.rooms[room_id].center if room_id in self.rooms else None
         self._note(object_id, name, kind, room_id, position, None, None, source="told")
@@ -232,12 +305,14 @@ class TDWBelief:
         return self.walk_distance(self.position, self.room_id, position, room_id) / self.walk_speed
 
     def free_targets(self) -> list[Known]:
-        """Known targets not transported, not held by anyone, not in a container: what may be grasped."""
-        return [o for o in self.goal_objects() if o.held_by is None and o.inside is None]
+        """Known targets not transported, not held by anyone, not in a container, at a known place: what may be
+        grasped."""
+        return [o for o in self.goal_objects() if o.held_by is None and o.inside is None and o.room_id is not None]
 
     def free_containers(self) -> list[Known]:
+        """Containers not held, at a known place outside the goal zone (one left there is out of play)."""
         return [o for o in self.objects.values() if o.kind == "container" and o.held_by is None
-                and not self.in_goal_zone(o.position, o.room_id)]
+                and o.room_id is not None and not self.in_goal_zone(o.position, o.room_id)]
 
     def _names(self, ids: list[int]) -> str:
         labels = [self.label_of(i) for i in ids]

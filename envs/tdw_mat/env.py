@@ -148,7 +148,7 @@ class TDWMatEnv(TextSpaces, ParallelEnv):
         if body.last is not None:
             last = body.last
             core.update(last_action=last.action.text, last_action_ok=last.ok, last_action_reason=last.reason,
-                        last_action_cost=last.cost, last_action_group=last.group)
+                        last_action_cause=last.cause, last_action_cost=last.cost, last_action_group=last.group)
         return observe(world, body, self.rng, **core)
 
     def _info(self, agent_id: str, started: Outcome | None) -> dict[str, Any]:

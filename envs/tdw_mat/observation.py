@@ -1,7 +1,8 @@
 """Observations of TDW-MAT: what one agent sees, holds and is told, in the protocol's `HouseObservation`.
 
 Time is frames; a held container's contents are listed among `holding` with `inside` set to the container.
-`heading` (degrees, 0 facing +z) is added: the skill book steers with it.
+`heading` (degrees, 0 facing +z) is added: the skill book steers with it; so is `last_action_cause`, what a refused
+grasp said about its object (held, in a container, transported), which the belief learns from.
 """
 
 from __future__ import annotations
@@ -14,16 +15,19 @@ from pydantic import Field
 from coopgraph.envs.protocol import GoalPredicate, HouseObservation, ObjectInfo, PartnerInfo, RoomInfo
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, distance
 from coopgraph.envs.tdw_mat.perception import visible_agents, visible_things
-from coopgraph.envs.tdw_mat.world import BED_ID, Body, Thing, World
+from coopgraph.envs.tdw_mat.world import BED_ID, Body, FailureCause, Thing, World
 
 KINDS: dict[str, Literal["item", "container", "surface"]] = {"target": "item", "container": "container",
                                                              "bed": "surface"}
 
 
 class TDWObservation(HouseObservation):
-    """A `HouseObservation` with the agent's heading."""
+    """A `HouseObservation` with the agent's heading and the typed cause of its last action's failure."""
 
     heading: float = Field(default=0.0, description="degrees, 0 facing +z, turning right adds 15")
+    last_action_cause: FailureCause | None = Field(
+        default=None, description="why the last grasp failed, when the world named the object's state: held, inside "
+        "a container, already transported (the same fact `last_action_reason` says in words)")
 
 
 def room_infos(plan: FloorPlan) -> list[RoomInfo]:

@@ -21,12 +21,18 @@ NEAR = 0.75
 
 def in_view(body: Body, point: Point, room_id: int, view_degrees: float, view_range: float) -> bool:
     """Within range, inside the cone and in the agent's room."""
-    if room_id != body.room_id:
+    return in_view_from(body.position, body.heading, body.room_id, point, room_id, view_degrees, view_range)
+
+
+def in_view_from(position: Point, heading: float, room_id: int, point: Point, point_room: int | None,
+                 view_degrees: float, view_range: float) -> bool:
+    """`in_view` for a pose rather than a body: what an agent's belief asks of a place it remembers."""
+    if point_room != room_id:
         return False
-    d = distance(body.position, point)
+    d = distance(position, point)
     if d <= NEAR:
         return True
-    return d <= view_range and abs(angle_between(body.heading, bearing(body.position, point))) <= view_degrees / 2
+    return d <= view_range and abs(angle_between(heading, bearing(position, point))) <= view_degrees / 2
 
 
 def _class(world: World, thing: Thing) -> str:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Literal
 
 from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
@@ -40,9 +41,21 @@ class Thing:
     lost: bool = False  # a container left at the bed: transported, out of play
 
 
+class FailureCause(StrEnum):
+    """What a refused grasp says about the object itself, typed so a belief need not read the English reason.
+
+    Only refusals that tell where the object is (or is not) have a cause; a hand too full or an object out of reach
+    says nothing about it."""
+
+    HELD = "held"  # an agent holds it
+    INSIDE = "inside"  # it is in a container
+    TRANSPORTED = "transported"  # it is at the bed (a target counted, or a container left there)
+
+
 @dataclass
 class Outcome:
-    """What one primitive did: whether it worked, why not, its frames, and what it touched."""
+    """What one primitive did: whether it worked, why not (`reason` in words, `cause` typed), its frames, and what
+    it touched."""
 
     action: PrimitiveAction
     cost: int
@@ -50,6 +63,7 @@ class Outcome:
     reason: str = ""
     group: AffordanceGroup | None = None
     message: Message | None = None
+    cause: FailureCause | None = None
 
 
 @dataclass
@@ -204,32 +218,35 @@ class World:
     def _plan_grasp(self, body: Body, action: PrimitiveAction, fail: Outcome
                     ) -> tuple[Outcome, Callable[[], Outcome] | None]:
         thing = self.things.get(action.target_id) if action.target_id is not None else None
-        problem = self._grasp_problem(body, thing)
+        problem, cause = self._grasp_problem(body, thing)
         if problem or thing is None:
-            fail.reason = problem or "nothing to grasp"
+            fail.reason, fail.cause = problem or "nothing to grasp", cause
             return fail, None
         walk = max(distance(body.position, thing.position) - self.rules.grasp_arrive, 0.0)
         cost = math.ceil(walk / self.rules.metres_per_frame) + self.rules.frames_grasp
         return Outcome(action, cost, group=AffordanceGroup.FETCH), lambda: self._grasp(body, action, thing, walk)
 
-    def _grasp_problem(self, body: Body, thing: Thing | None) -> str:
+    def _grasp_problem(self, body: Body, thing: Thing | None) -> tuple[str, FailureCause | None]:
+        """Why `body` cannot start grasping `thing` ("" when it can), and what that says about the thing."""
         if thing is None or thing.kind == "bed":
-            return "no such object to grasp"
+            return "no such object to grasp", None
         if None not in body.hands:
-            return "both hands are full"
+            return "both hands are full", None
+        label = f"<{thing.name}> ({thing.id})"
         if thing.lost or thing.delivered:
-            return f"<{thing.name}> ({thing.id}) is already transported"
-        if thing.holder is not None or thing.inside is not None:
-            return f"<{thing.name}> ({thing.id}) is held" if thing.holder else \
-                f"<{thing.name}> ({thing.id}) is inside a container"
+            return f"{label} is already transported", FailureCause.TRANSPORTED
+        if thing.holder is not None:
+            return f"{label} is held", FailureCause.HELD
+        if thing.inside is not None:
+            return f"{label} is inside a container", FailureCause.INSIDE
         if thing.room_id != body.room_id:  # a wall between: the arm does not reach through it
-            return (f"<{thing.name}> ({thing.id}) is in the {self.plan.rooms[thing.room_id].label}, another room than "
-                    f"the {self.plan.rooms[body.room_id].label} you are in")
+            return (f"{label} is in the {self.plan.rooms[thing.room_id].label}, another room than "
+                    f"the {self.plan.rooms[body.room_id].label} you are in"), None
         away = distance(body.position, thing.position)
         if away > self.rules.grasp_range:
-            return (f"<{thing.name}> ({thing.id}) is out of reach: {away:.1f} m away, the grasp range is "
-                    f"{self.rules.grasp_range:g} m")
-        return ""
+            return (f"{label} is out of reach: {away:.1f} m away, the grasp range is "
+                    f"{self.rules.grasp_range:g} m"), None
+        return "", None
 
     def _plan_put(self, body: Body, action: PrimitiveAction, fail: Outcome
                   ) -> tuple[Outcome, Callable[[], Outcome] | None]:
@@ -277,7 +294,8 @@ class World:
     def _grasp(self, body: Body, action: PrimitiveAction, thing: Thing, walk: float) -> Outcome:
         cost = body.running.cost if body.running else 0
         if thing.holder is not None or thing.lost or thing.inside is not None or None not in body.hands:
-            return Outcome(action, cost, ok=False, reason=f"<{thing.name}> ({thing.id}) was taken first")
+            return Outcome(action, cost, ok=False, reason=f"<{thing.name}> ({thing.id}) was taken first",
+                           cause=self._taken_cause(thing))
         if walk > 0:
             d = distance(body.position, thing.position)
             fraction = walk / d
@@ -289,6 +307,15 @@ class World:
         body.hands[body.hands.index(None)] = thing.id
         thing.holder = body.id
         return Outcome(action, cost, group=AffordanceGroup.FETCH)
+
+    @staticmethod
+    def _taken_cause(thing: Thing) -> FailureCause | None:
+        """Where a thing went that was taken while a grasp of it was under way (None: this agent's hands filled)."""
+        if thing.lost:
+            return FailureCause.TRANSPORTED
+        if thing.holder is not None:
+            return FailureCause.HELD
+        return FailureCause.INSIDE if thing.inside is not None else None
 
     def _put(self, body: Body, action: PrimitiveAction, container: Thing, target: Thing) -> Outcome:
         body.hands[body.hands.index(target.id)] = None

@@ -133,3 +133,26 @@ def test_an_unreadable_action_spends_a_frame_and_says_why(env: TDWMatEnv) -> Non
     out = _run(env, "fly away")
     assert not out["obs"].last_action_ok and "could not read" in out["obs"].last_action_reason
     assert out["obs"].time == 1
+
+
+def test_a_refused_grasp_types_what_it_says_about_the_object(env: TDWMatEnv) -> None:
+    _in_livingroom(env)
+    apple, pear, plum = things(env, "target")[:3]
+    bowl = things(env, "container")[0]
+    far = _run(env, "[wait]")  # nothing failed yet
+    assert far["obs"].last_action_cause is None
+    place(env, "bob", (0.74, -2.0))
+    put_thing(env, apple, (0.74, -1.6))  # 0.4 m from Bob, 1.2 m from Alice: Bob's grasp ends first
+    obs, *_ = env.step({"alice": f"[grasp] <{apple.name}> ({apple.id})", "bob": f"[grasp] <{apple.name}> ({apple.id})"})
+    while not obs["alice"].ready:
+        obs, *_ = env.step({"bob": "[wait]"})
+    assert obs["alice"].last_action_reason.endswith("was taken first") and obs["alice"].last_action_cause == "held"
+    held = _run(env, f"[grasp] <{apple.name}> ({apple.id})")["obs"]
+    assert held.last_action_reason == f"<{apple.name}> ({apple.id}) is held" and held.last_action_cause == "held"
+    pear.inside = bowl.id
+    assert _run(env, f"[grasp] <{pear.name}> ({pear.id})")["obs"].last_action_cause == "inside"
+    plum.delivered = True
+    assert _run(env, f"[grasp] <{plum.name}> ({plum.id})")["obs"].last_action_cause == "transported"
+    put_thing(env, bowl, (-1.8, -2.78))
+    out_of_reach = _run(env, f"[grasp] <{bowl.name}> ({bowl.id})")["obs"]
+    assert "out of reach" in out_of_reach.last_action_reason and out_of_reach.last_action_cause is None
