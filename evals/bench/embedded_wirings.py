@@ -313,7 +313,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
     parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
     parser.add_argument("--world", action="append", choices=list(WORLDS), help="only this world (repeatable)")
     parser.add_argument("--episodes", type=int, default=3, help="episodes per row, the suite's first (default 3)")
-    parser.add_argument("--budget-min", type=float, default=30.0, help="minutes an episode may take (default 30)")
+    parser.add_argument("--budget-min", type=float, default=30.0,
+                        help="minutes an episode may take: a row whose bound exceeds them runs nothing, an episode "
+                        "past them stops at the end of its step and its row plays no more (default 30)")
     parser.add_argument("--probe-decisions", type=int, default=5, help="decisions the probe times (default 5)")
     parser.add_argument("--store", type=Path, default=Path("runs/embedded-wirings"),
                         help="the eval store to run into and resume from (default runs/embedded-wirings)")
