@@ -318,6 +318,10 @@ class Job(BaseModel):
     # False none, a path that file). Neither in the key nor in the config hash: it changes where replies come from
     # and how long they take, never what they are.
     response_cache: bool | str = True
+    # Seconds of wall clock the episode may take (`run_configured`'s `wall_budget_s`; None: no budget). Outside the
+    # key and the config hash as well: a stopped episode's row says so (`metrics["stopped_at_budget"]`), and the
+    # same episode under another budget is the same configuration.
+    wall_budget_s: float | None = None
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str]:
@@ -398,10 +402,14 @@ def config_hash(suite: Suite, team: Team, llms: list[str | None], max_steps: int
 
 def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, limit: int | None = None,
                 teams: list[str] | None = None, max_steps: int | None = None,
-                response_cache: bool | str | Path = True) -> list[Job]:
+                response_cache: bool | str | Path = True, wall_budget_s: float | None = None) -> list[Job]:
     """Every (team, episode, seed, repeat) of the suite, `limit` episodes per team at most; `max_steps`
     overrides the suite's step budget (and so the config hash: short trial runs never mix with real ones);
-    `response_cache` is where the jobs' models keep their replies (`Job.response_cache`; not hashed)."""
+    `response_cache` is where the jobs' models keep their replies (`Job.response_cache`; not hashed);
+    `wall_budget_s` the seconds each episode may take (`Job.wall_budget_s`; not hashed)."""
+    from coopgraph.runtime.episode_loop import check_wall_budget
+
+    wall_budget_s = check_wall_budget(wall_budget_s)
     cache = str(response_cache) if isinstance(response_cache, Path) else response_cache
     episodes = suite.episode_ids()[:limit] if limit else suite.episode_ids()
     budget = max_steps or suite.max_steps
@@ -420,6 +428,7 @@ def expand_jobs(suite: Suite, out_dir: str | Path, *, llm: str | None = None, li
                         env_options={**suite.environment.options, **team.env_options},
                         episode=episode, seed=seed, repeat=repeat, max_steps=budget,
                         config_hash=digest, out_dir=str(out_dir), response_cache=cache,
+                        wall_budget_s=wall_budget_s,
                     ))
     return jobs
 

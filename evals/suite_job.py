@@ -94,10 +94,12 @@ def run_job(job_data: dict[str, Any]) -> dict[str, Any]:
         trace.unlink(missing_ok=True)  # a run killed earlier may have left a partial trace here
         result = run_configured(job.env, job.env_options, job.episode, job.members, _llm_for(job), job.max_steps,
                                 trace.parent, seed=job.seed, repeat=job.repeat, trace_name=trace.name,
-                                response_cache=job.response_cache)
+                                response_cache=job.response_cache, wall_budget_s=job.wall_budget_s)
         events = read_events(trace)
         metrics = {k: v if isinstance(v, dict) else float(v) for k, v in result.metrics.items()}
         metrics.update(capo_statistics(events))
+        if result.stopped_at_budget is not None:  # a partial episode: the row says where its budget stopped it
+            metrics["stopped_at_budget"] = result.stopped_at_budget.model_dump()
         usage = result.llm_usage
         row.update(metrics)
         row.update({

@@ -6,19 +6,23 @@ items, message and info), a per-agent `message` event for every message (bound t
 `episode_end` with the metrics. Time is the world's own: the clock and horizon come from the observations
 (C-WAH steps, TDW-MAT frames), and an agent whose observation says it is not `ready` (its last action still
 runs) is sent WAIT without being asked, so actions and messages cost what the world says they cost.
+
+A wall-clock budget (`wall_budget_s`) is the one exception to the world's time: a run that may not take longer than
+so many seconds (a benchmark on a slow model) ends at the end of the first step that passes it, never mid-step, and
+its result and `episode_end` say where it stopped (`stopped_at_budget`).
 """
 
 from __future__ import annotations
 
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from pettingzoo import ParallelEnv
 
 from coopgraph.envs.protocol import WAIT, Message, MetricValue, TeamMember, World, WorldMetrics
 from coopgraph.runtime.joint_step import HeldTracer, JointDecider
-from coopgraph.runtime.result import RunResult
+from coopgraph.runtime.result import BudgetStop, RunResult
 
 
 def check_step_budget(value: object, name: str = "max_steps") -> int | None:
@@ -30,6 +34,15 @@ def check_step_budget(value: object, name: str = "max_steps") -> int | None:
         raise ValueError(f"{name} must be a whole number of 1 or more, got {value!r} (leave it out to run to the "
                          "world's horizon)")
     return value
+
+
+def check_wall_budget(value: object, name: str = "wall_budget_s") -> float | None:
+    """`value` as a wall-clock budget in seconds (None: none), or one ValueError naming `name`."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int | float) or not value > 0 or value == float("inf"):
+        raise ValueError(f"{name} must be a number of seconds above 0, got {value!r} (leave it out for no budget)")
+    return float(value)
 
 
 def _metrics(result: WorldMetrics) -> tuple[dict[str, MetricValue], dict[str, dict[str, float]]]:
@@ -68,10 +81,16 @@ def run_episode(
     max_steps: int | None = None,
     tracer: Any = None,
     seed: int = 0,
+    wall_budget_s: float | None = None,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> RunResult:
-    """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result."""
-    started = time.perf_counter()
+    """Reset `env` with `seed`, let `team[i]` play agent i until success or the horizon, return the result.
+
+    With `wall_budget_s`, the episode also ends at the end of the first step after which more than that many
+    seconds of `clock` have passed since it started (a test passes its own clock)."""
+    started = clock()
     max_steps = check_step_budget(max_steps)
+    wall_budget_s = check_wall_budget(wall_budget_s)
     world = _as_world(env)
     team = _as_members(team)
     observations, _ = env.reset(seed=seed)
@@ -101,10 +120,12 @@ def run_episode(
             team=[m.name for m in team],
             max_steps=horizon,
             goal=first.goal_text,
+            **({"wall_budget_s": wall_budget_s} if wall_budget_s is not None else {}),
             **({"layout": layout} if layout is not None else {}),
         )
     messages: list[Message] = []
     steps, success = first.time, False
+    stopped: BudgetStop | None = None
     decider = JointDecider(members, bound)
     try:
         while env.agents and steps < horizon:
@@ -134,6 +155,11 @@ def run_episode(
                 tracer.event("env_step", step=steps, agents=record, subgoals_done=first_info.get("subgoals_done"))
             if success or (truncations and all(truncations.values())):
                 break
+            elapsed = clock() - started
+            if wall_budget_s is not None and elapsed > wall_budget_s and env.agents and steps < horizon:
+                stopped = BudgetStop(step=steps, max_steps=horizon, budget_s=wall_budget_s,
+                                     wall_time_s=round(elapsed, 4))
+                break
     finally:
         decider.close()
     metrics, per_agent = _metrics(world.metrics())
@@ -149,7 +175,8 @@ def run_episode(
         per_agent=per_agent,
         messages=messages,
         trace_path=str(tracer.path) if tracer is not None and getattr(tracer, "path", None) else None,
-        wall_time_s=round(time.perf_counter() - started, 4),
+        wall_time_s=round(clock() - started, 4),
+        stopped_at_budget=stopped,
     )
     if tracer is not None:
         tracer.event(
@@ -160,5 +187,6 @@ def run_episode(
             steps=steps,
             metrics=metrics,
             per_agent=per_agent,
+            **({"stopped_at_budget": stopped.model_dump()} if stopped is not None else {}),
         )
     return result

@@ -20,7 +20,7 @@ from coopgraph import envs
 from coopgraph.envs.protocol import TeamMember, World
 from coopgraph.record.manifest import manifest
 from coopgraph.record.trace_file import Tracer
-from coopgraph.runtime.episode_loop import check_step_budget, run_episode
+from coopgraph.runtime.episode_loop import check_step_budget, check_wall_budget, run_episode
 from coopgraph.runtime.replicates import deterministic, llm_members, seed_team
 from coopgraph.runtime.result import RunResult
 from coopgraph.runtime.teams import make_team, team_settings
@@ -91,6 +91,7 @@ class Launch:
     discard_on: tuple[type[BaseException], ...] = ()  # failures after which the run leaves no files behind
     forked_from: dict[str, Any] | None = None
     response_cache: ResponseCache = True  # where members built from setting strings keep their replies
+    wall_budget_s: float | None = None  # the episode ends at the end of the step that passes this (None: no budget)
 
     @property
     def checkpoints(self) -> Path:
@@ -103,6 +104,7 @@ def launch(setup: Launch) -> RunResult:
     from coopgraph.record.checkpoints import sqlite_saver
 
     max_steps = check_step_budget(setup.max_steps)
+    wall_budget_s = check_wall_budget(setup.wall_budget_s)
     saver = sqlite_saver(setup.checkpoints) if setup.keep_checkpoints else None
     member_settings = [s if isinstance(s, str) else None for s in setup.settings]
     try:
@@ -129,7 +131,8 @@ def launch(setup: Launch) -> RunResult:
             llm={a: {**m.lm.settings_public, **({"seed": seeds[a]} if a in seeds else {})}
                  for a, m in graph_members.items()},
             seed=setup.seed, **setup.manifest, model_seeds=seeds, deterministic=samples_none))
-        played = run_episode(setup.world, players, max_steps=max_steps, tracer=tracer, seed=setup.seed)
+        played = run_episode(setup.world, players, max_steps=max_steps, tracer=tracer, seed=setup.seed,
+                             wall_budget_s=wall_budget_s)
         usage = _usage(team, agents)
         invalid = sum(1 for e in tracer.events if e["type"] == "invalid_answer" and not e.get("forked_prefix"))
         tracer.event("run_summary", llm_usage=usage, invalid_answers=invalid)
@@ -180,6 +183,7 @@ def run_configured(
     seat_human: Callable[[], TeamMember] | None = None,
     world: ParallelEnv | None = None,
     response_cache: ResponseCache = True,
+    wall_budget_s: float | None = None,
 ) -> RunResult:
     """Run one episode (`episode` None: the world's default one); `llm` is a setting string or a factory
     returning an LM (tests pass fakes), or one of those per member (None for baselines) when members use
@@ -199,7 +203,10 @@ def run_configured(
     not.
 
     `response_cache`: where the models built from setting strings keep their replies (`ResponseCache`: the user's
-    cache by default; a benchmark that times the model passes False or a file of its own)."""
+    cache by default; a benchmark that times the model passes False or a file of its own).
+
+    `wall_budget_s`: seconds the episode may take; past them it ends at the end of the step under way and the
+    result's `stopped_at_budget` says where (None, the default: it runs to success or the horizon)."""
     from coopgraph.llm.seeds import model_seeds as derived_seeds
 
     try:
@@ -207,6 +214,7 @@ def run_configured(
             if isinstance(value, bool) or not isinstance(value, int) or value < 0:
                 raise ValueError(f"{name} must be a whole number of 0 or more, got {value!r}")
         check_step_budget(max_steps)
+        check_wall_budget(wall_budget_s)
         envs.check_team_size(env_name, len(team_names))  # before anything is built: the world's limit, in one line
         if episode is None:
             episode = envs.default_episode(env_name)
@@ -230,6 +238,6 @@ def run_configured(
     return launch(Launch(
         env_name=env_name, world=world, team_names=team_names, settings=settings, trace_path=trace_path, seed=seed,
         max_steps=max_steps, seeds=seeds, keep_checkpoints=keep_checkpoints, seat_human=seat_human,
-        listeners=listeners or (), response_cache=response_cache,
+        listeners=listeners or (), response_cache=response_cache, wall_budget_s=wall_budget_s,
         manifest={"env": env_name, "env_options": env_options, "episode": episode, "team": team_names,
                   "repeat": repeat}))

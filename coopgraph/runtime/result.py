@@ -14,6 +14,16 @@ from pydantic import BaseModel, Field, computed_field
 from coopgraph.envs.protocol import Message, MetricValue
 
 
+class BudgetStop(BaseModel):
+    """Where an episode stopped because its wall-clock budget ran out: at the end of the step that passed it, so
+    its figures are those of a partial episode (a benchmark says it could not finish rather than score it)."""
+
+    step: int = Field(description="the world's clock when the episode stopped, in its own unit")
+    max_steps: int = Field(description="the horizon it would have run to")
+    budget_s: float = Field(description="the wall-clock budget it was given, in seconds")
+    wall_time_s: float = Field(description="its wall time when it stopped (the budget and the last step's time)")
+
+
 class RunResult(BaseModel):
     """One episode's outcome: success, time in the world's unit, metrics, LLM usage and the trace file."""
 
@@ -39,6 +49,8 @@ class RunResult(BaseModel):
                                 "0, or the team has none")
     replay: str | None = Field(default=None, description="a `coopgraph replay` command for the run's first graph "
                                "agent, when its checkpoints were kept")
+    stopped_at_budget: BudgetStop | None = Field(
+        default=None, description="set when the episode ended at its wall-clock budget before success or horizon")
     forked_from: dict[str, Any] | None = Field(
         default=None, description="for a fork: the original trace, its episode, the step and what changed")
 

@@ -11,6 +11,12 @@ cannot fit the budget says so, with the arithmetic, and runs nothing. The others
 eval store (`--store`, default runs/embedded-wirings): an interrupted run continues where it stopped, and probes
 and expert counts are kept beside the store (`probes.json`) so a rerun asks nothing twice.
 
+The bound is a lower one (a wiring may ask its model more often than the expert decides: messages, discussions,
+validation), so each episode also runs with the budget as its wall-clock budget (`wall_budget_s`): past it, the
+episode ends at the end of the step under way and its row says where (`metrics["stopped_at_budget"]`). A row one of
+whose episodes stopped so plays no more of them, now or on a rerun, and says what was measured instead of scores: a
+row costs at most about one budget when it cannot finish.
+
 Every figure is the model's own pace. The bench's runs keep no response cache at all (`RESPONSE_CACHE`, passed to
 each probe and each job as its `response_cache`): replies the user's cache holds from earlier runs never answer
 them, and neither do the bench's own. A cache of the bench's own would answer the first decisions of a row's first
@@ -40,6 +46,7 @@ from coopgraph.evals.bench.embedded_probe import (
     budget_seconds,
     cheapest_bound,
     expert_decisions,
+    minutes,
     probe,
     seconds_text,
 )
@@ -59,7 +66,10 @@ LEGEND = ("A pair of the wiring (or of the variant a distilled profile learned) 
           "cache, and a reply a cache gave back is not counted (n of m: the decisions with a computed call, of all; "
           "the rest took one listed option without a call, or were cached). A row that cannot finish in the budget "
           "gives the bound it failed: the decisions the expert pair needed in the cheapest episode × the model "
-          "seconds per decision of a probe of the row's first decisions (n timed).")
+          "seconds per decision of a probe of the row's first decisions (n timed). A row whose bound fits but one of "
+          "whose episodes ran past the budget anyway (measured: the episode stops at the end of the step under way) "
+          "plays no more episodes and says where that one stopped; its score by then is given as partial, never "
+          "averaged with finished episodes, and its decisions count in the invalid answers and the pace.")
 
 
 @dataclass
@@ -124,6 +134,11 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     todo, _ = pending_jobs(jobs, store)
     if not todo:
         return None
+    stopped = [r for r in stored_rows(store, jobs) if budget_stop(r) is not None]
+    if stopped:  # an earlier run of this row stopped at the budget: its other episodes would too
+        say(f"{row.label} in {row.world}: {stopped[0]['episode']} stopped at the budget before; "
+            f"{len(todo)} episodes left unrun")
+        return None
     bound = row_bound(row, jobs, settings, ledger, say)
     budget = budget_seconds(settings.budget_min)
     if bound is not None and bound.exceeds(budget):
@@ -131,15 +146,50 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
         return bound
     say(f"{row.label} in {row.world}: {len(todo)} episodes to run"
         + (f" (bound {bound.seconds / 60:.1f} min on {bound.episode})" if bound else ""))
-    if run_jobs(todo, store).interrupted:
-        raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
+    for job in todo:  # one at a time: an episode stopped at the budget ends the row
+        if run_jobs([job], store).interrupted:
+            raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
+        ran = [r for r in stored_rows(store, [job]) if r["status"] == "done"]
+        stop = budget_stop(ran[0]) if ran else None
+        if stop is not None:
+            left = len(todo) - todo.index(job) - 1
+            say(f"{row.label} in {row.world}: {job.episode} stopped at the budget at {stop['step']} of "
+                f"{stop['max_steps']} after {minutes(stop['wall_time_s'])} min; {left} episodes left unrun")
+            break
     return None
+
+
+def stored_rows(store: Any, jobs: list[Job]) -> list[dict[str, Any]]:
+    """The store's rows (done or failed) of `jobs`."""
+    keys = {job.key for job in jobs}
+    suites = {job.suite for job in jobs}
+    return [r for suite in suites for r in store.rows(suite=suite, status=None)
+            if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
+
+
+def budget_stop(row: dict[str, Any]) -> dict[str, Any] | None:
+    """Where the row's episode stopped at its wall-clock budget (`stopped_at_budget`), or None: it finished (or
+    was stored before episodes had a budget)."""
+    stop = (row.get("metrics") or {}).get("stopped_at_budget")
+    return stop if isinstance(stop, dict) else None
 
 
 def _measure(row: Row, rows: list[dict[str, Any]]) -> str:
     world = WORLDS[row.world]
     fmt: Format = "stat_pct" if world.pct else "stat"
     return f"{world.measure_label} {stat_text(stat(rows, world.measure), world.digits, fmt)}"
+
+
+def stopped_text(row: Row, stopped: dict[str, Any], unit: str) -> str:
+    """`cannot finish in 30 min: test/0 stopped at frame 812 of 3000 after 30 min (measured; transport rate 21% by
+    then, partial)`: where the row's episode stopped at its budget, and its measure at that point."""
+    stop = budget_stop(stopped) or {}
+    world = WORLDS[row.world]
+    partial = stat_text(stat([stopped], world.measure), world.digits, "stat_pct" if world.pct else "stat")
+    by_then = f"; {world.measure_label} {partial.split(' (')[0]} by then, partial" if partial != "–" else ""
+    return (f"cannot finish in {minutes(float(stop['budget_s']))} min: {stopped['episode']} stopped at "
+            f"{unit.removesuffix('s')} {stop['step']} of {stop['max_steps']} after "
+            f"{minutes(float(stop['wall_time_s']))} min (measured{by_then})")
 
 
 def pace_text(pace: DecisionPace | None) -> str:
@@ -173,14 +223,19 @@ def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bo
     if bound is not None and not done:
         return {**cells, "episodes": f"0 of {wanted}", "measure": bound.text(budget_s), "time": "–", "invalid": "–",
                 "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
-    decisions = sum(int(r.get("decisions") or 0) for r in done)
+    decisions = sum(int(r.get("decisions") or 0) for r in done)  # a stopped episode's decisions were measured too
     invalid = sum(int(r.get("invalid_answers") or 0) for r in done)
-    over = [r["episode"] for r in done if float(r.get("wall_time_s") or 0.0) > budget_s]
-    episodes = f"{len(done)}" + (f" of {wanted}" if len(done) < wanted else "") + (
+    stopped = next((r for r in done if budget_stop(r) is not None), None)
+    finished = [r for r in done if budget_stop(r) is None]
+    over = [r["episode"] for r in finished if float(r.get("wall_time_s") or 0.0) > budget_s]
+    episodes = f"{len(finished)}" + (f" of {wanted}" if len(finished) < wanted else "") + (
         f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "") + (
-        f"; the rest: {bound.text(budget_s)}" if bound is not None else "")  # run before the budget was lowered
-    return {**cells, "episodes": episodes, "measure": _measure(row, done) if done else "–",
-            "time": f"{stat_text(stat(done, 'steps'), 1)} {unit}" if done else "–",
+        f"; the rest: {bound.text(budget_s)}" if bound is not None and stopped is None else "")  # a lowered budget
+    measure = _measure(row, finished) if finished else "–"
+    if stopped is not None:
+        measure = ("" if not finished else measure + "; ") + stopped_text(row, stopped, unit)
+    return {**cells, "episodes": episodes, "measure": measure,
+            "time": f"{stat_text(stat(finished, 'steps'), 1)} {unit}" if finished else "–",
             "invalid": f"{invalid} ({invalid / decisions:.0%} of {decisions})" if decisions else "–",
             "pace": pace_text(pace)}
 
@@ -200,14 +255,13 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
         for world in dict.fromkeys(row.world for row in rows):
             in_world = [row for row in rows if row.world == world]
             suite = world_suite(world, in_world, max_steps=settings.max_steps)
-            jobs = expand_jobs(suite, settings.store, limit=settings.episodes, response_cache=RESPONSE_CACHE)
+            jobs = expand_jobs(suite, settings.store, limit=settings.episodes, response_cache=RESPONSE_CACHE,
+                               wall_budget_s=budget)
             unit = _time_unit(world)
             for row in in_world:
                 mine = [job for job in jobs if job.team == row.label]
                 bound = run_row(row, mine, settings, store, ledger, say)
-                keys = {job.key for job in mine}
-                stored = [r for r in store.rows(suite=suite.name, status=None)
-                          if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
+                stored = stored_rows(store, mine)
                 done = [r for r in stored if r["status"] == "done"]
                 cells.append(table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit,
                                        trace_pace(done)))
@@ -224,10 +278,10 @@ def plan_text(settings: Settings) -> str:
     episodes = f"{settings.episodes} episode{'s' * (settings.episodes != 1)}"
     lines = [f"{len(rows)} rows, {episodes} each, into {settings.store} (no response cache: the model computes every "
              "decision)"]
-    stored: set[tuple[Any, ...]] = set()
+    stored: dict[tuple[Any, ...], dict[str, Any]] = {}
     if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
         with ResultStore(settings.store) as store:
-            stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
+            stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]): r
                       for r in store.rows(status="done")}
     for world in dict.fromkeys(row.world for row in rows):
         in_world = [row for row in rows if row.world == world]
@@ -236,8 +290,10 @@ def plan_text(settings: Settings) -> str:
         for row in in_world:
             mine = [job for job in jobs if job.team == row.label]
             done = sum(job.key in stored for job in mine)
+            stopped = [job.episode for job in mine if job.key in stored and budget_stop(stored[job.key]) is not None]
             lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
-                         f"{', '.join(job.episode for job in mine)} ({done} of {len(mine)} stored)")
+                         f"{', '.join(job.episode for job in mine)} ({done} of {len(mine)} stored"
+                         + (f"; {stopped[0]} stopped at the budget: no more run)" if stopped else ")"))
     return "\n".join(lines)
 
 
@@ -257,7 +313,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
     parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
     parser.add_argument("--world", action="append", choices=list(WORLDS), help="only this world (repeatable)")
     parser.add_argument("--episodes", type=int, default=3, help="episodes per row, the suite's first (default 3)")
-    parser.add_argument("--budget-min", type=float, default=30.0, help="minutes an episode may take (default 30)")
+    parser.add_argument("--budget-min", type=float, default=30.0,
+                        help="minutes an episode may take: a row whose bound exceeds them runs nothing, an episode "
+                        "past them stops at the end of its step and its row plays no more (default 30)")
     parser.add_argument("--probe-decisions", type=int, default=5, help="decisions the probe times (default 5)")
     parser.add_argument("--store", type=Path, default=Path("runs/embedded-wirings"),
                         help="the eval store to run into and resume from (default runs/embedded-wirings)")

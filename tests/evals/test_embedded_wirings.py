@@ -287,3 +287,65 @@ def test_a_row_whose_decisions_were_all_cached_says_so_instead_of_a_pace() -> No
     assert embedded_wirings.pace_text(DecisionPace(5, 0, 2, 0.0)) == \
         "none computed of 5 decisions (2 from the cache, the rest without a call)"
     assert embedded_wirings.pace_text(None) == embedded_wirings.pace_text(DecisionPace()) == "–"
+
+
+def _probe_says_it_fits(settings: Settings) -> None:
+    """A probe kept in the ledger that timed the row's decisions at no time at all: the bound fits any budget, as
+    it does for a wiring that asks its model more often than the expert decides."""
+    from coopgraph.evals.bench.embedded_plan import world_suite
+    from coopgraph.evals.suite import expand_jobs
+
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    first = expand_jobs(world_suite("overcooked", rows, max_steps=settings.max_steps), settings.store, limit=1)[0]
+    ledger = Ledger(settings.store / "probes.json")
+    ledger.get(f"probe model-time {first.config_hash} {first.episode} {settings.probe_decisions}",
+               lambda: {"decisions": settings.probe_decisions, "seconds": 0.0})
+
+
+def test_a_row_whose_episode_runs_past_the_budget_stops_there_plays_no_more_and_says_so(
+        kitchen_model: list[str], tmp_path: Path) -> None:
+    from coopgraph.evals.store import ResultStore
+    from coopgraph.record.trace_file import read_events
+
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=3, store=tmp_path / "store",
+                        max_steps=30, budget_min=1e-6, probe_decisions=3, distilled=False)
+    _probe_says_it_fits(settings)
+    said: list[str] = []
+    (cells,) = _cells(build_table(settings, say=said.append).markdown())
+    with ResultStore(settings.store) as store:
+        (row,) = store.rows(status=None)  # one episode: the row played no more after it stopped
+    stop = row["metrics"]["stopped_at_budget"]
+    assert row["status"] == "done" and stop["step"] == row["steps"] < 30 and stop["budget_s"] == pytest.approx(6e-5)
+    assert [e["type"] for e in read_events(row["trace_path"])].count("env_step") == 1  # it stopped after its first
+    assert cells[3] == "0 of 3" and cells[5] == "–"
+    assert re.fullmatch(rf"cannot finish in 1e-06 min: {row['episode']} stopped at tick {stop['step']} of 30 after "
+                        r"\S+ min \(measured; score 0 by then, partial\)", cells[4]), cells[4]
+    assert cells[6].startswith("0 (0% of ") and cells[7] != "–"  # its decisions were measured
+    assert any(f"{row['episode']} stopped at the budget at {stop['step']} of 30" in line and
+               "2 episodes left unrun" in line for line in said)
+    kitchen_model.clear()
+    said.clear()
+    (resumed,) = _cells(build_table(settings, say=said.append).markdown())
+    assert resumed == cells and kitchen_model == []  # a rerun replays nothing of the stopped row
+    assert any("stopped at the budget before; 2 episodes left unrun" in line for line in said)
+    with ResultStore(settings.store) as store:
+        assert len(store.rows(status=None)) == 1
+    (listed,) = embedded_wirings.plan_text(settings).splitlines()[1:]
+    assert listed.endswith(f"(1 of 3 stored; {row['episode']} stopped at the budget: no more run)")
+
+
+def test_a_row_with_finished_episodes_and_one_stopped_at_the_budget_keeps_them_apart() -> None:
+    row = Row("coela", "cwah", "local", "coela")
+
+    def done(episode: str, success: float, steps: int, stop: dict[str, float] | None = None) -> dict[str, Any]:
+        return {"suite": "s", "team": row.label, "episode": episode, "seed": 0, "repeat": 0, "success": success,
+                "steps": steps, "decisions": 20, "invalid_answers": 2, "wall_time_s": 1000.0,
+                "metrics": {"stopped_at_budget": stop} if stop else {}}
+
+    stop = {"step": 120, "max_steps": 250, "budget_s": 1800.0, "wall_time_s": 1830.0}
+    cells = embedded_wirings.table_row(row, [done("test/0", 1.0, 60), done("test/1", 0.0, 120, stop)], errors=0,
+                                       wanted=3, bound=None, budget_s=1800, unit="steps")
+    assert cells["episodes"] == "1 of 3"
+    assert cells["measure"] == ("success 100% (n=1); cannot finish in 30 min: test/1 stopped at step 120 of 250 "
+                                "after 30 min (measured; success 0% by then, partial)")
+    assert cells["time"] == "60.0 (n=1) steps" and cells["invalid"] == "4 (10% of 40)"

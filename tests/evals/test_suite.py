@@ -183,3 +183,39 @@ def test_where_a_job_keeps_its_replies_is_neither_its_key_nor_its_config_and_rea
                       "  - label: pair\n    members: [coela-brief, toyhouse-expert]\n")
     (job,) = expand_jobs(toy, tmp_path, response_cache=False)
     assert run_job(job.model_dump())["status"] == "done" and asked == [False]
+
+
+def test_a_jobs_wall_budget_is_neither_its_key_nor_its_config_and_its_row_says_where_it_stopped(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coopgraph.evals.store import ResultStore
+    from coopgraph.evals.suite import Job
+    from coopgraph.evals.suite_job import run_job
+    from coopgraph.record.trace_file import read_events
+    from coopgraph.testing import scripted_lm
+    from tests.runtime.test_replay_decision import by_prompt
+
+    plain = expand_jobs(parse_suite(SMALL), tmp_path)
+    capped = expand_jobs(parse_suite(SMALL), tmp_path, wall_budget_s=1800)
+    assert [j.key for j in plain] == [j.key for j in capped]  # a store resumes across budgets
+    assert {j.config_hash for j in plain} == {j.config_hash for j in capped}
+    assert plain[0].wall_budget_s is None and capped[0].wall_budget_s == 1800.0
+    assert Job.model_validate(capped[0].model_dump()) == capped[0]  # it ships to a worker as it is
+    with pytest.raises(ValueError, match="wall_budget_s must be a number of seconds above 0"):
+        expand_jobs(parse_suite(SMALL), tmp_path, wall_budget_s=0)
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda *_, **__: scripted_lm(by_prompt()))
+    toy = parse_suite("name: toy\nenvironment: {name: toyhouse}\nepisodes: [toyhouse/0]\nmax_steps: 12\nteams:\n"
+                      "  - label: pair\n    members: [coela-brief, toyhouse-expert]\n")
+    (job,) = expand_jobs(toy, tmp_path, wall_budget_s=1e-9)  # out of budget at the end of the first step
+    row = run_job(job.model_dump())
+    stop = row["metrics"]["stopped_at_budget"]
+    assert row["status"] == "done" and stop["step"] == row["steps"] < 12 and stop["max_steps"] == 12
+    assert stop["budget_s"] == 1e-9 and stop["wall_time_s"] > 0
+    events = read_events(row["trace_path"])
+    assert [e["type"] for e in events].count("env_step") == 1
+    assert next(e for e in events if e["type"] == "episode_end")["stopped_at_budget"] == stop
+    with ResultStore(tmp_path / "store") as store:
+        store.record(row)
+        (kept,) = store.rows()
+    assert kept["metrics"]["stopped_at_budget"] == stop
+    (full,) = expand_jobs(toy, tmp_path / "full")
+    assert "stopped_at_budget" not in run_job(full.model_dump())["metrics"]

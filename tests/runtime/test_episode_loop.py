@@ -69,3 +69,47 @@ def test_run_episode_stops_at_max_steps_and_counts_message_costs(tracer: Tracer)
 def test_run_episode_rejects_a_team_of_the_wrong_size() -> None:
     with pytest.raises(ValueError, match="2 agents"):
         run_episode(make("cwah", episode="test/0"), [make_partner("mhp")])
+
+
+class TickingClock:
+    """A clock that moves `tick` seconds each time it is read: a budget passes after a known number of steps."""
+
+    def __init__(self, tick: float) -> None:
+        self.now, self.tick = 0.0, tick
+
+    def __call__(self) -> float:
+        self.now += self.tick
+        return self.now
+
+
+def test_a_wall_budget_ends_the_episode_at_the_end_of_the_step_that_passes_it(tracer: Tracer) -> None:
+    from coopgraph.runtime.result import BudgetStop
+
+    env = make("cwah", episode="test/5", num_agents=2)
+    # the clock reads 10 at the start, then 20 and 30 after the first two steps: 15 s pass during the second
+    result = run_episode(env, [make_partner("mhp"), make_partner("mhp")], tracer=tracer, wall_budget_s=15,
+                         clock=TickingClock(10.0))
+    played = [e for e in tracer.events if e["type"] == "env_step"]
+    assert len(played) == 2 and not result.success and result.steps == played[-1]["step"]
+    assert result.stopped_at_budget == BudgetStop(step=result.steps, max_steps=result.max_steps, budget_s=15.0,
+                                                  wall_time_s=20.0)
+    start, end = tracer.events[0], tracer.events[-1]
+    assert start["wall_budget_s"] == 15.0
+    assert end["type"] == "episode_end" and end["stopped_at_budget"] == result.stopped_at_budget.model_dump()
+
+
+def test_without_a_budget_or_within_it_the_episode_runs_to_its_end(tracer: Tracer) -> None:
+    env = make("cwah", episode="test/5", num_agents=2)
+    within = run_episode(env, [make_partner("mhp"), make_partner("mhp")], wall_budget_s=1e9)
+    assert within.success and within.stopped_at_budget is None
+    plain = run_episode(make("cwah", episode="test/5", num_agents=2), [make_partner("mhp"), make_partner("mhp")],
+                        tracer=tracer)
+    assert plain.steps == within.steps and plain.stopped_at_budget is None
+    assert "stopped_at_budget" not in tracer.events[-1] and "wall_budget_s" not in tracer.events[0]
+
+
+@pytest.mark.parametrize("budget", [0, -1.0, True, "30", float("inf")])
+def test_a_wall_budget_must_be_some_seconds(budget: object) -> None:
+    with pytest.raises(ValueError, match=r"wall_budget_s must be a number of seconds above 0"):
+        run_episode(make("cwah", episode="test/0", num_agents=2), [Chatty(), Chatty()],
+                    wall_budget_s=budget)  # type: ignore[arg-type]

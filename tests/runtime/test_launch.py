@@ -70,3 +70,15 @@ def test_a_run_builds_its_models_with_the_response_cache_it_is_given(tmp_path: P
     run_configured("toyhouse", {}, "toyhouse/0", team, "local", 4, tmp_path, response_cache=False)
     run_configured("toyhouse", {}, "toyhouse/0", team, "local", 4, tmp_path, response_cache=tmp_path / "own.sqlite")
     assert asked == [("local", True), ("local", False), ("local", tmp_path / "own.sqlite")]  # True: the user's
+
+
+def test_a_bad_wall_budget_is_refused_before_anything_is_built_and_a_good_one_reaches_the_loop(
+        tmp_path: Path) -> None:
+    team = ["coela-brief", "toyhouse-expert"]
+    with pytest.raises(ValueError, match="wall_budget_s must be a number of seconds above 0"):
+        run_configured("toyhouse", {}, "toyhouse/0", team, lambda: scripted_lm(by_prompt()), 4, tmp_path / "bad",
+                       wall_budget_s=-5)
+    assert not (tmp_path / "bad").exists()
+    run = run_configured("toyhouse", {}, "toyhouse/0", team, lambda: scripted_lm(by_prompt()), 12, tmp_path,
+                         wall_budget_s=1e-9)
+    assert run.stopped_at_budget is not None and run.stopped_at_budget.step == run.steps < 12
