@@ -84,6 +84,7 @@ class Settings:
     store: Path = Path("runs/embedded-wirings")
     max_steps: int | None = None  # a trial horizon (its own config hash, never mixed with full runs)
     distilled: bool = True
+    default: bool = True  # the rows on the default profile (`--distilled-only` leaves them out)
 
 
 class Ledger:
@@ -248,7 +249,8 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
     if settings.probe_decisions < 2:
         raise ValueError(f"--probe-decisions must be 2 or more (seconds per decision need two), got "
                          f"{settings.probe_decisions}")
-    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled,
+                     default=settings.default)
     ledger = Ledger(settings.store / "probes.json")
     cells = []
     with ResultStore(settings.store) as store:
@@ -274,7 +276,8 @@ def plan_text(settings: Settings) -> str:
     run would do, without probing or playing anything."""
     from coopgraph.evals.store import STORE_NAME, ResultStore
 
-    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
+    rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled,
+                     default=settings.default)
     episodes = f"{settings.episodes} episode{'s' * (settings.episodes != 1)}"
     lines = [f"{len(rows)} rows, {episodes} each, into {settings.store} (no response cache: the model computes every "
              "decision)"]
@@ -320,7 +323,10 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
     parser.add_argument("--store", type=Path, default=Path("runs/embedded-wirings"),
                         help="the eval store to run into and resume from (default runs/embedded-wirings)")
     parser.add_argument("--max-steps", type=int, default=None, help="a trial horizon instead of the suite's")
-    parser.add_argument("--no-distilled", action="store_true", help="leave out the local-coop rows")
+    kinds = parser.add_mutually_exclusive_group()
+    kinds.add_argument("--no-distilled", action="store_true", help="leave out the local-coop rows")
+    kinds.add_argument("--distilled-only", action="store_true",
+                       help="only the local-coop rows (minutes each), before the default ones (up to a budget each)")
     parser.add_argument("--out", type=Path, default=None, help="also write the table to this markdown file")
     parser.add_argument("--plan", action="store_true",
                         help="list the rows and the episodes each would play (and how many the store has); run nothing")
@@ -329,7 +335,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
         parser.error(f"--episodes must be 1 or more, got {args.episodes}")
     settings = Settings(wirings=args.wiring or list(WIRINGS), worlds=args.world or list(WORLDS),
                         episodes=args.episodes, budget_min=args.budget_min, probe_decisions=args.probe_decisions,
-                        store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled)
+                        store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled,
+                        default=not args.distilled_only)
     return settings, args.out, args.plan
 
 
