@@ -113,7 +113,7 @@ def decisions(
         emit_json(summary)
         return
     splits = ", ".join(f"{name} {count}" for name, count in summary["splits"].items())
-    stopped = f"; {len(cut)} roll-ins cut at {run.max_learner_choices} learner choices" if cut else ""
+    stopped = f"; roll-in cut at {run.max_learner_choices} learner choices in {len(cut)} of them" if cut else ""
     console.print(f"[green]wrote[/green] {summary['decisions']} decision points from {summary['episodes']} episodes "
                   f"to {summary['path']} ({splits}); oracle label on {summary['oracle_labelled']}{stopped}",
                   highlight=False)
@@ -125,7 +125,7 @@ def progress_line(count: str, episode: str, played: RecordedEpisode, written: in
     named = episode if played.name == episode else f"{episode} ({played.name})"
     learner = f" ({played.learner_choices} learner)" if played.learner_choices else ""
     line = (f"episode {count} {named}: {played.decisions} decisions{learner}, {played.time} {played.time_unit}, "
-            f"{len(played.records)} records ({written} so far), {seconds:.0f} s")
+            f"{len(played.records)} records ({written} so far), {seconds:.1f} s")
     if played.cut is not None:
         line += (f"; roll-in cut after {played.cut['choices']} learner choices at {played.cut['time']} "
                  f"{played.time_unit} (--max-learner-choices)")
