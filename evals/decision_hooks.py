@@ -2,13 +2,14 @@
 
 A world that records decision data registers the path of its `DecisionHooks` beside itself
 (`coopgraph.envs.register_decision_data`): which episodes make up each set, the expert team and the spec used when
-the command names none, and the recorder that plays one episode and returns its decision points. C-WAH's are in
+the command names none, and the recorder that plays one episode and returns its decision points with how far the
+episode got (`RecordedEpisode`, for the command's progress line). C-WAH's are in
 `evals/decisions.py`, Overcooked's in `evals/overcooked_decisions.py`, TDW-MAT's in `evals/tdw_decisions.py`.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -27,11 +28,25 @@ class DecisionRun:
     horizon: int = 400
     oracle_restarts: int = 300
     expert_share: float = 0.0  # a learner's roll-in: the share of its choices where the expert follows its own pick
+    max_learner_choices: int | None = None  # a learner's roll-in stops after this many choices (None: no bound)
+
+
+@dataclass(frozen=True)
+class RecordedEpisode:
+    """One episode's decision points and how far it got: what the command writes and reports as it goes."""
+
+    name: str  # the episode as its records name it (TDW-MAT: `1a_1_1/food` for `train/3`)
+    records: list[dict[str, Any]]
+    decisions: int  # the recorded members' choices (a record is dropped where the spec's list left the label off)
+    time: int  # the world's clock when the episode ended
+    time_unit: str  # frames, steps or ticks
+    learner_choices: int = 0  # of `decisions`, those a learner made
+    cut: dict[str, Any] | None = None  # where a learner's roll-in was stopped: {"agent", "choices", "time"}
 
 
 class Recorder(Protocol):
     def __call__(self, env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
-                 run: DecisionRun) -> Iterable[dict[str, Any]]:
+                 run: DecisionRun) -> RecordedEpisode:
         """Play `episode` of world `env` with the expert `team` and return its decision points."""
         ...
 
@@ -47,6 +62,7 @@ class DecisionHooks:
     unit: str = "episodes"  # what the progress bar counts
     learner: str | None = None  # the scripted planner `--learner` drives (None: the world has none to drive)
     mixes_expert: bool = False  # whether `--expert-share` can hand the expert a share of a learner's choices
+    max_learner_choices: int | None = None  # the bound on a learner's choices per episode when the command names none
 
 
 def decision_hooks(env: str) -> DecisionHooks:

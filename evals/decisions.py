@@ -16,7 +16,6 @@ import copy
 import hashlib
 import json
 import random
-from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -29,7 +28,8 @@ from coopgraph.envs.cwah.experts.mhp import MHPAgent
 from coopgraph.envs.cwah.experts.oracle import plan_team
 from coopgraph.envs.partners import make_partner, partners
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
-from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
+from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun, RecordedEpisode
+from coopgraph.evals.decision_writer import DecisionWriter
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
 from coopgraph.memory.agent_memory import AgentMemory
@@ -348,6 +348,14 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
                       perturb: float = 0.0) -> list[dict[str, Any]]:
     """Play one episode with the team and return its decision points as JSON-ready records; `perturb` is the
     share of decision points where a recorded agent follows a random option instead (see `RecordingMHP`)."""
+    return record_episode(env_name, episode, team, renderer=renderer, seed=seed, oracle_restarts=oracle_restarts,
+                          env_options=env_options, perturb=perturb).records
+
+
+def record_episode(env_name: str, episode: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
+                   oracle_restarts: int = 300, env_options: dict[str, Any] | None = None,
+                   perturb: float = 0.0) -> RecordedEpisode:
+    """`episode_decisions`, with how far the episode got (for the command's progress line)."""
     env = envs.make(env_name, episode=episode, num_agents=len(team), **(env_options or {}))
 
     def probe(agent: str) -> TrueState:  # plan_team's cache serves repeated decisions within a step
@@ -356,7 +364,7 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
     params = renderer.loaded.spec.params
     windows = (int(params.get("actions_kept", 10)), int(params.get("messages_kept", 3)))
     members = [_member(name, probe, windows, perturb) for name in team]
-    run_episode(env, members, seed=seed)
+    steps = run_episode(env, members, seed=seed).steps
     agents = tuple(env.possible_agents)
     snapshots = sorted((s for m in members if isinstance(m, RecordingMHP) for s in m.snapshots),
                        key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
@@ -373,7 +381,8 @@ def episode_decisions(env_name: str, episode: str, team: list[str], *, renderer:
                                   restarts=oracle_restarts)
         records.append(point_record(snap, seen, renderer, env=env_name, episode=env.episode.episode_id,
                                     split=split, team=team, oracle=oracle))
-    return records
+    return RecordedEpisode(name=env.episode.episode_id, records=records, decisions=len(snapshots), time=steps,
+                           time_unit=env.time_unit)
 
 
 def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str] | None = None, *,
@@ -387,8 +396,8 @@ def generate(env_name: str = "cwah", episode_set: str = "train", team: list[str]
 
 
 def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
-            run: DecisionRun) -> list[dict[str, Any]]:
-    return episode_decisions(env, episode, team, renderer=renderer, seed=run.seed,
+            run: DecisionRun) -> RecordedEpisode:
+    return record_episode(env, episode, team, renderer=renderer, seed=run.seed,
                              oracle_restarts=run.oracle_restarts, perturb=run.perturb)
 
 
@@ -398,21 +407,9 @@ HOOKS = DecisionHooks(team="mhp,mhp", spec=DECISION_SPEC, episodes=episode_ids, 
 
 def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: str | Path) -> dict[str, Any]:
     """Write one decision per line and return a summary (counts per split and oracle mapping)."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    count, episodes = 0, set()
-    splits: Counter[str] = Counter()
-    matches: Counter[str] = Counter()
-    with path.open("w", encoding="utf-8") as out:
-        for record in records:
-            out.write(json.dumps(record, ensure_ascii=False) + "\n")
-            count += 1
-            episodes.add(record["episode"])
-            splits[record["split"]] += 1
-            matches[record["oracle_match"]] += 1
-    labelled = sum(n for kind, n in matches.items() if kind in ("exact", "check", "explore"))
-    return {"path": str(path), "decisions": count, "episodes": len(episodes), "splits": dict(sorted(splits.items())),
-            "oracle_labelled": labelled, "oracle_match": dict(sorted(matches.items()))}
+    with DecisionWriter(path) as writer:
+        writer.write(records)
+    return writer.summary()
 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:

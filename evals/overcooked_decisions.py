@@ -20,10 +20,9 @@ from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
-from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun
+from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun, RecordedEpisode
 from coopgraph.evals.decisions import DecisionRenderer
-from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, recorded_points
-from coopgraph.runtime.episode_loop import run_episode
+from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, play_rollin, recorded_episode
 
 #: The spec whose nodes render Overcooked decision points unless told otherwise: LLM-Co's prompt with the action
 #: alone as the reply, what a distilled planner answers.
@@ -58,9 +57,9 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
     name = "greedy"
 
     def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None,
-                 expert_share: float = 0.0) -> None:
+                 expert_share: float = 0.0, max_learner_choices: int | None = None) -> None:
         super().__init__()
-        self.setup_recording(actions_kept, perturb, learner, expert_share)
+        self.setup_recording(actions_kept, perturb, learner, expert_share, max_learner_choices)
 
     def worth_recording(self, options: list[Any]) -> bool:
         return len(options) >= 2 and not {o.text for o in options} <= _IDLE
@@ -74,13 +73,14 @@ def split_of(layout: str) -> str:
     return "validation" if int(hashlib.sha256(layout.encode()).hexdigest(), 16) % 7 == 0 else "train"
 
 
-def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
-                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
-                     expert_share: float = 0.0) -> list[dict[str, Any]]:
-    """Play one layout with the team (`greedy` members are recorded) and return its decision points. With
-    `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger: the
-    states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
-    seeded share `expert_share` of its choices, where it follows its own pick."""
+def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0, perturb: float = 0.0,
+                  horizon: int = 400, learner_lm: Any = None, expert_share: float = 0.0,
+                  max_learner_choices: int | None = None) -> RecordedEpisode:
+    """Play one layout with the team (`greedy` members are recorded) and return its decision points and how far it
+    got. With `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger:
+    the states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
+    seeded share `expert_share` of its choices, where it follows its own pick; `max_learner_choices` stops the
+    layout after that many learner choices (None: `horizon` alone bounds it)."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
@@ -88,19 +88,27 @@ def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer
     members: list[Any] = []
     for name in team:
         if name == "greedy":
-            members.append(RecordingCook(actions_kept, perturb, learner, expert_share))
+            members.append(RecordingCook(actions_kept, perturb, learner, expert_share, max_learner_choices))
             learner = None  # only the first greedy member is driven by the learner
         else:
             members.append(make_partner(name))
-    run_episode(env, members, seed=seed)
-    return recorded_points(members, agents, renderer, env="overcooked", episode=layout, split=split_of(layout),
-                           team=team)
+    played = play_rollin(env, members, seed=seed)
+    return recorded_episode(env, members, renderer, played=played, episode=layout, split=split_of(layout), team=team)
+
+
+def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
+                     perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
+                     expert_share: float = 0.0) -> list[dict[str, Any]]:
+    """The decision points of one layout (`record_layout`'s records)."""
+    return record_layout(layout, team, renderer=renderer, seed=seed, perturb=perturb, horizon=horizon,
+                         learner_lm=learner_lm, expert_share=expert_share).records
 
 
 def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
-            run: DecisionRun) -> list[dict[str, Any]]:
-    return layout_decisions(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb,
-                            horizon=run.horizon, learner_lm=run.learner_lm, expert_share=run.expert_share)
+            run: DecisionRun) -> RecordedEpisode:
+    return record_layout(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb, horizon=run.horizon,
+                         learner_lm=run.learner_lm, expert_share=run.expert_share,
+                         max_learner_choices=run.max_learner_choices)
 
 
 #: Overcooked's decision data (`coopgraph data decisions --env overcooked`): greedy cooks, layout by layout.

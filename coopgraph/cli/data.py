@@ -1,15 +1,22 @@
-"""Dataset commands: `data decisions` writes the decision points of expert runs as JSONL (docs/decisions.md)."""
+"""Dataset commands: `data decisions` writes the decision points of expert runs as JSONL (docs/decisions.md).
+
+Each episode's points are written as soon as it ends, with one progress line on stderr, so a long roll-in shows
+how far it got and a stopped one keeps its finished episodes.
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 import typer
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
 from coopgraph.cli.app import app, console, emit_json, fail
+
+if TYPE_CHECKING:
+    from coopgraph.evals.decision_hooks import RecordedEpisode
 
 data_app = typer.Typer(no_args_is_help=True, help="Build datasets from expert runs.")
 app.add_typer(data_app, name="data")
@@ -43,13 +50,19 @@ def decisions(
                                        help="Overcooked, with --learner: share of the learner's choices where the "
                                             "greedy cook follows its own pick instead (DAgger's mixing), so one "
                                             "loop of the learner's cannot fill a layout's roll-in"),
+    max_learner_choices: int = typer.Option(None, "--max-learner-choices", min=1,
+                                            help="with --learner: the learner's choices per episode after which "
+                                                 "its roll-in stops there, the episode's records saying so "
+                                                 "(`rollin_cut`) [default: TDW-MAT 200, one per 15 of its 3000 "
+                                                 "frames; Overcooked none, --horizon bounds it]"),
     horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
     from coopgraph.envs.registry import UnknownEnvironmentError
     from coopgraph.evals.decision_hooks import DecisionRun, decision_hooks, learner_worlds
-    from coopgraph.evals.decisions import DecisionRenderer, write_jsonl
+    from coopgraph.evals.decision_writer import DecisionWriter
+    from coopgraph.evals.decisions import DecisionRenderer
     from coopgraph.runtime.teams import UnknownMemberError, parse_team
 
     try:
@@ -64,6 +77,8 @@ def decisions(
         if expert_share and (learner is None or not hooks.mixes_expert):
             raise ValueError("--expert-share mixes the expert into a learner's roll-in: it needs --learner and a "
                              "world whose recorder mixes (--env overcooked, the greedy cook)")
+        if max_learner_choices is not None and learner is None:
+            raise ValueError("--max-learner-choices bounds a learner's roll-in: it needs --learner")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -71,26 +86,47 @@ def decisions(
     except (UnknownMemberError, ValueError, KeyError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
     run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
-                      oracle_restarts=oracle_restarts, expert_share=expert_share)
+                      oracle_restarts=oracle_restarts, expert_share=expert_share,
+                      max_learner_choices=max_learner_choices or hooks.max_learner_choices)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
-
-    def records() -> Iterator[dict[str, Any]]:
-        task = progress.add_task(hooks.unit, total=len(episodes))
-        for episode in episodes:
-            yield from hooks.record(env, episode, members, renderer=renderer, run=run)
-            progress.advance(task)
-
+    cut: list[dict[str, object]] = []
     try:
-        with progress:
-            summary = write_jsonl(records(), out)
+        with progress, DecisionWriter(out) as writer:
+            task = progress.add_task(hooks.unit, total=len(episodes))
+            for number, episode in enumerate(episodes, 1):
+                began = time.perf_counter()
+                played = hooks.record(env, episode, members, renderer=renderer, run=run)
+                writer.write(played.records)  # on disk before the next episode starts
+                if played.cut is not None:
+                    cut.append({"episode": played.name, **played.cut})
+                progress.console.print(progress_line(f"{number}/{len(episodes)}", episode, played, writer.count,
+                                                     time.perf_counter() - began), highlight=False, markup=False)
+                progress.advance(task)
     except (UnknownEnvironmentError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
-    summary |= {"env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
-                "learner": learner, "expert_share": expert_share}
+    summary = writer.summary() | {
+        "env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
+        "learner": learner, "expert_share": expert_share,
+        "max_learner_choices": run.max_learner_choices if learner else None, "cut": cut}
     if as_json:
         emit_json(summary)
         return
     splits = ", ".join(f"{name} {count}" for name, count in summary["splits"].items())
+    stopped = f"; roll-in cut at {run.max_learner_choices} learner choices in {len(cut)} of them" if cut else ""
     console.print(f"[green]wrote[/green] {summary['decisions']} decision points from {summary['episodes']} episodes "
-                  f"to {summary['path']} ({splits}); oracle label on {summary['oracle_labelled']}", highlight=False)
+                  f"to {summary['path']} ({splits}); oracle label on {summary['oracle_labelled']}{stopped}",
+                  highlight=False)
+
+
+def progress_line(count: str, episode: str, played: RecordedEpisode, written: int, seconds: float) -> str:
+    """`episode 4/6 train/3 (1a_1_1/food): 214 decisions (200 learner), 2461 frames, 180 records (314 so far),
+    241 s; roll-in cut ...`: one line on stderr per finished episode."""
+    named = episode if played.name == episode else f"{episode} ({played.name})"
+    learner = f" ({played.learner_choices} learner)" if played.learner_choices else ""
+    line = (f"episode {count} {named}: {played.decisions} decisions{learner}, {played.time} {played.time_unit}, "
+            f"{len(played.records)} records ({written} so far), {seconds:.1f} s")
+    if played.cut is not None:
+        line += (f"; roll-in cut after {played.cut['choices']} learner choices at {played.cut['time']} "
+                 f"{played.time_unit} (--max-learner-choices)")
+    return line

@@ -101,3 +101,83 @@ def test_a_dagger_round_goes_where_the_learner_sends_the_first_planner() -> None
     assert all(r["followed"] == r["options"][-1] for r in driven)
     assert any(r["expert_choice"] != r["followed"] for r in driven)
     assert len(lm.chat_model.calls) == len(driven)
+
+
+#: The grab of a loaf of bread that sits in the living room (7000) by the kitchen's wall but is recorded in the
+#: kitchen (4000), in 4a_2_1/food (`train/11`): from the living room every grasp of it is refused in one frame.
+STUCK_GRAB = "[gograb] <loaf_bread> (5167889)"
+
+
+def _sticks_to_the_refused_grab(messages: list[Any], _: dict[str, Any]) -> str:
+    """A learner that walks into the living room, then picks the refused grab whenever it is listed."""
+    prompt = messages[-1].content
+    options = OPTION.findall(prompt)
+    if STUCK_GRAB in options:
+        return "Answer: " + (STUCK_GRAB if "I'm in the <Livingroom> (7000)" in prompt else "[goto] <Livingroom> (7000)")
+    return "Answer: " + next((o for o in options if o in ("[goto] <Kitchen> (4000)",) or o.startswith("[explore]")),
+                             options[0])
+
+
+def test_a_learner_repeating_a_grab_refused_every_frame_is_cut_at_the_bound() -> None:
+    """Unbounded, this roll-in asked its learner about 2,700 times (one choice per frame to the horizon); it now
+    stops after `MAX_LEARNER_CHOICES`, and each record of the episode says where."""
+    from coopgraph.evals.decisions import DecisionRenderer
+    from coopgraph.evals.tdw_decisions import MAX_LEARNER_CHOICES, record_episode
+
+    lm = scripted_lm(_sticks_to_the_refused_grab)
+    played = record_episode("train/11", ["planner", "planner"], renderer=DecisionRenderer("coela-lite"),
+                            learner_lm=lm)
+    assert played.cut is not None and played.cut["agent"] == "alice"
+    assert played.cut["choices"] == played.learner_choices == MAX_LEARNER_CHOICES == len(lm.chat_model.calls)
+    assert played.time == played.cut["time"] < 1000 and played.time_unit == "frames"
+    driven = [r for r in played.records if r["rollin"] == "learner"]
+    assert sum(r["followed"] == STUCK_GRAB for r in driven) > MAX_LEARNER_CHOICES - 10
+    assert all(r["rollin_cut"] == played.cut for r in played.records)
+
+
+def test_the_command_reports_each_episode_and_the_cut_and_keeps_json_on_stdout(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(
+        lambda messages, kwargs: "Answer: " + OPTION.findall(messages[-1].content)[-1]))
+    out = tmp_path / "rollin.jsonl"
+    result = CliRunner().invoke(app, ["data", "decisions", "--env", "tdw-mat", "--limit-episodes", "2", "--learner",
+                                      "scripted", "--max-learner-choices", "3", "-o", str(out), "--json"])
+    assert result.exit_code == 0, result.output
+    summary = json.loads(result.stdout)  # one JSON object, the progress lines went to stderr
+    records = read_jsonl(out)
+    assert summary["decisions"] == len(records) and summary["max_learner_choices"] == 3
+    assert [c["episode"] for c in summary["cut"]] == ["1a_0_0/food", "1a_0_1/food"]
+    lines = [line for line in result.stderr.splitlines() if line.startswith("episode ")]
+    assert len(lines) == 2 and lines[0].startswith("episode 1/2 train/0 (1a_0_0/food): ")
+    first = [r for r in records if r["episode"] == "1a_0_0/food"]
+    assert f"{len(first)} records ({len(first)} so far)" in lines[0] and f"({len(records)} so far)" in lines[1]
+    assert "(3 learner)" in lines[0] and "roll-in cut after 3 learner choices at" in lines[0]
+    assert all("rollin_cut" in r for r in records)
+    alone = CliRunner().invoke(app, ["data", "decisions", "--env", "tdw-mat", "--max-learner-choices", "3",
+                                     "-o", str(out)])
+    assert alone.exit_code == 2 and "needs --learner" in alone.output and "Traceback" not in alone.output
+
+
+def test_a_run_stopped_midway_keeps_the_episodes_it_finished(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from coopgraph.evals import decision_hooks as hooks_module
+    from coopgraph.evals.decision_hooks import DecisionHooks, RecordedEpisode
+
+    out = tmp_path / "stopped.jsonl"
+    on_disk: list[int] = []
+
+    def record(env: str, episode: str, team: list[str], **_: Any) -> RecordedEpisode:
+        if episode == "second":
+            on_disk.extend(r["n"] for r in read_jsonl(out))  # what a kill (no clean exit) would leave
+            raise KeyboardInterrupt  # the run is stopped while it plays its second episode
+        points = [{"episode": episode, "split": "train", "oracle_match": "none", "n": n} for n in range(3)]
+        return RecordedEpisode(name=episode, records=points, decisions=3, time=120, time_unit="frames")
+
+    hooks = DecisionHooks(team="planner,planner", spec="coela-lite", episodes=lambda _: ["first", "second"],
+                          record=record)
+    monkeypatch.setattr(hooks_module, "decision_hooks", lambda env: hooks)
+    result = CliRunner().invoke(app, ["data", "decisions", "--env", "tdw-mat", "-o", str(out)])
+    assert result.exit_code != 0
+    assert on_disk == [0, 1, 2] and [r["n"] for r in read_jsonl(out)] == [0, 1, 2]
+    assert "episode 1/2 first: 3 decisions, 120 frames, 3 records (3 so far)" in result.stderr

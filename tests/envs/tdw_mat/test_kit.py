@@ -107,3 +107,35 @@ def test_faithful_explore_turns_only_on_the_first_explore() -> None:
         turns.append(kinds.count("turn_left"))
         kit.belief.explored[room] = "part"  # offered again
     assert turns == [16, 0]
+
+
+def test_go_grasp_walks_round_a_wall_to_an_object_just_behind_it() -> None:
+    """Within a metre of an object on the far side of a wall, the skill walks through the door first: a grasp from
+    here is refused at once, and a planner repeating the grab was refused frame after frame (a learner's roll-in
+    asked its model ~2,500 times in one episode)."""
+    from coopgraph.envs.protocol import Affordance, AffordanceGroup
+    from tests.envs.tdw_mat.conftest import make_env
+
+    env = make_env("train/3")  # 1a_1_1/food: a loaf of bread by the wall between the kitchen and a living room
+    bread = env.world.things[10976319]
+    place(env, "alice", (-2.5622, 2.7386))
+    body = env.world.agents["alice"]
+    assert body.room_id != bread.room_id and ((body.position[0] - bread.position[0]) ** 2 +
+                                              (body.position[1] - bread.position[1]) ** 2) ** 0.5 < 1.0
+    kit = _kit(env)
+    kit.skillbook.positions[bread.id] = bread.position  # seen before, from its own room
+    plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=bread.id, target_name=bread.name,
+                      room_id=bread.room_id, target_ids=(bread.id,))
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    kinds = []
+    for _ in range(300):
+        step = kit.skillbook.next_action(plan, obs["alice"])
+        if step.status != SkillStatus.RUNNING:
+            break
+        kinds.append(step.action.kind)
+        obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
+        while not obs["alice"].ready:
+            obs, *_ = env.step({"bob": "[wait]"})
+    assert step.status == SkillStatus.DONE and bread.holder == "alice"
+    assert kinds.count("grasp") == 1 and kinds[-1] == "grasp" and body.invalid_actions == 0
+    assert "move_forward" in kinds and body.room_id == bread.room_id  # it went through the door first
