@@ -86,10 +86,27 @@ def server_command(settings: LLMSettings, model_path: Path, port: int) -> list[s
     ]
 
 
+def weights_tag(profile: str) -> str:
+    """`@<first 8 hex of the pinned hash>` of the weights a profile's server loads (its adapter's, else its
+    model's), so two checkouts with different adapters never share a server; empty for an unknown profile."""
+    spec = model_files.MODEL_FILES.get(profile)
+    if spec is None:
+        return ""
+    digest = spec.adapter_sha256 if spec.adapter and spec.adapter_sha256 else spec.sha256
+    return f"@{digest[:8]}"
+
+
 def server_key(settings: LLMSettings, slot: int = 0) -> str:
-    """`<profile>-ctx<n_ctx>`, and `-slot<k>` for a team's further members (each server keeps one prompt's prefix
-    cached, so members that take turns on one server would evict each other's)."""
-    return f"{settings.model}-ctx{settings.n_ctx}" + (f"-slot{slot}" if slot else "")
+    """`<profile>@<weights>-ctx<n_ctx>`, and `-slot<k>` for a team's further members (each server keeps one
+    prompt's prefix cached, so members that take turns on one server would evict each other's). The weights'
+    hash is in the key because a server outlives the run that started it: without it, a run from a checkout whose
+    adapter differs would be answered by the adapter the first checkout loaded."""
+    return f"{settings.model}{weights_tag(settings.model)}-ctx{settings.n_ctx}" + (f"-slot{slot}" if slot else "")
+
+
+def key_profile(key: str) -> str:
+    """The profile a server key belongs to."""
+    return key.rsplit("-ctx", 1)[0].split("@", 1)[0]
 
 
 def server_env(settings: LLMSettings) -> dict[str, str]:
@@ -192,7 +209,7 @@ def stop_server(state_file: Path) -> bool:
 
 
 def running_servers() -> dict[str, Path]:
-    """Shared servers with a live supervisor on this machine, by key (`<profile>-ctx<n_ctx>`)."""
+    """Shared servers with a live supervisor on this machine, by key (`<profile>@<weights>-ctx<n_ctx>`)."""
     return {path.stem: path for path in sorted(servers_dir().glob("*.json")) if live_state(path) is not None}
 
 
@@ -200,7 +217,7 @@ def stop_servers(profiles: list[str] | None = None) -> list[str]:
     """Stop the shared servers of these profiles (all when None), e.g. to serve a new adapter or free RAM;
     returns the keys stopped. Processes still using one start a fresh server on their next call."""
     return [key for key, path in running_servers().items()
-            if (profiles is None or key.rsplit("-ctx", 1)[0] in profiles) and stop_server(path)]
+            if (profiles is None or key_profile(key) in profiles) and stop_server(path)]
 
 
 def local_url(settings: LLMSettings, slot: int = 0) -> str:

@@ -5,10 +5,12 @@ from __future__ import annotations
 import os
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
 
+from coopgraph.llm import model_files
 from coopgraph.llm import server as server_module
 from coopgraph.llm.interface import ChatRequest
 from coopgraph.llm.settings import parse_setting
@@ -54,16 +56,18 @@ def test_model_stop_stops_only_the_named_profiles_server(tmp_path: Path, monkeyp
     monkeypatch.setenv("COOPGRAPH_CACHE", str(tmp_path / "models"))
     folder = server_module.servers_dir()
     sleepers = {key: subprocess.Popen([sys.executable, "-c", "import time; time.sleep(60)"])
-                for key in ("local-coop-ctx4096", "local-coop-ctx4096-slot1", "local-ctx8192")}
+                for key in ("local-coop@97bbf447-ctx4096", "local-coop@97bbf447-ctx4096-slot1",
+                            "local@0123abcd-ctx8192")}
     try:
         for key, process in sleepers.items():
             (folder / f"{key}.json").write_text(f'{{"url": "u", "supervisor": {process.pid}}}')
         runner = CliRunner()
         result = runner.invoke(app, ["model", "stop", "local-coop"])
-        assert result.exit_code == 0 and "stopped local-coop-ctx4096" in result.output
-        assert "local-coop-ctx4096-slot1" in result.output  # a team's second server goes with the first
-        assert sleepers["local-coop-ctx4096"].wait(timeout=10) != 0 and sleepers["local-ctx8192"].poll() is None
-        assert list(server_module.running_servers()) == ["local-ctx8192"]
+        assert result.exit_code == 0 and "stopped local-coop@97bbf447-ctx4096" in result.output
+        assert "local-coop@97bbf447-ctx4096-slot1" in result.output  # a team's second server goes with the first
+        assert sleepers["local-coop@97bbf447-ctx4096"].wait(timeout=10) != 0
+        assert sleepers["local@0123abcd-ctx8192"].poll() is None
+        assert list(server_module.running_servers()) == ["local@0123abcd-ctx8192"]
         assert runner.invoke(app, ["model", "stop"]).exit_code == 0 and not server_module.running_servers()
         assert "no model server was running" in runner.invoke(app, ["model", "stop"]).output
         unknown = runner.invoke(app, ["model", "stop", "gpt-9"])
@@ -76,8 +80,22 @@ def test_model_stop_stops_only_the_named_profiles_server(tmp_path: Path, monkeyp
 def test_a_teams_members_get_servers_of_their_own_keyed_by_slot() -> None:
     settings = parse_setting("local-coop")
     assert settings.slots == 2
-    assert server_module.server_key(settings) == "local-coop-ctx4096"
-    assert server_module.server_key(settings, 1) == "local-coop-ctx4096-slot1"
+    tag = model_files.MODEL_FILES["local-coop"].adapter_sha256[:8]
+    assert server_module.server_key(settings) == f"local-coop@{tag}-ctx4096"
+    assert server_module.server_key(settings, 1) == f"local-coop@{tag}-ctx4096-slot1"
+    assert server_module.key_profile(server_module.server_key(settings, 1)) == "local-coop"
+
+
+def test_a_checkout_with_another_adapter_gets_a_server_of_its_own(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A server outlives its run: a second checkout whose adapter differs must not be answered by the first's."""
+    settings = parse_setting("local-coop-tdw")
+    before = server_module.server_key(settings)
+    spec = model_files.MODEL_FILES["local-coop-tdw"]
+    monkeypatch.setitem(model_files.MODEL_FILES, "local-coop-tdw", replace(spec, adapter_sha256="f" * 64))
+    assert server_module.server_key(settings) != before
+    assert server_module.server_key(settings) == "local-coop-tdw@ffffffff-ctx4096"
+    no_adapter = model_files.MODEL_FILES["local"]
+    assert server_module.server_key(parse_setting("local")).startswith(f"local@{no_adapter.sha256[:8]}-ctx")
 
 
 def test_server_threads_stop_spinning_soon_whatever_the_callers_environment(
