@@ -84,7 +84,7 @@ ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d530
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
 KITCHEN_ADAPTER_SHA256 = "ced49147733c92e9974b876307c640851abd23272690b66b2c2181aa4f9ebfa5"
 LLMCO_ADAPTER_SHA256 = "c8b712b8c9174078d891198b782a10e9ab08c399149fc594c0f229e1bd7980b0"
-TDW_ADAPTER_SHA256 = "7012a1b04fa96a025eb271a9cb7815a299dce2f7a47f13143a9d8b17dd6f3626"
+TDW_ADAPTER_SHA256 = "59b31117bb79bda059160b077e11658db017c0754f5ccf5aaef67a950157616a"
 
 MODEL_FILES: dict[str, ModelFile] = {
     "local": ModelFile(
@@ -135,11 +135,14 @@ MODEL_FILES["local-coop-llmco"] = replace(
 
 # The TDW-MAT planner: distilled from the transport planner's choices (RHP's sub-goal rules on CoELA's list) on
 # coela-lite's TDW-MAT prompt; the C-WAH planner has never seen that prompt (0.08 agreement there, below random).
+# Round 1 (DAgger, 2026-11-26): the round-0 planner drove Alice over the 24 train episodes beside the transport
+# planner, which labelled every state it reached; 321 of its train-split states + 250 expert points, 450 pairs
+# (docs/envs/tdw-mat.md, "Decision data").
 MODEL_FILES["local-coop-tdw"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-tdw", adapter="local-coop-tdw.gguf",
     adapter_sha256=TDW_ADAPTER_SHA256, spec="coela-lite", world="tdw-mat",
     description="Gemma 3 270M + a LoRA adapter distilled from the transport planner's TDW-MAT choices on "
-                "coela-lite's prompt")
+                "coela-lite's prompt, with one DAgger round on its own train-split states")
 
 
 class ModelFileError(RuntimeError):
