@@ -56,6 +56,19 @@ def test_the_rows_are_each_wiring_in_each_world_its_spec_plays_plus_the_distille
     assert plan_rows(["reveca"], ["overcooked"]) == [] and plan_rows(["llmco"], ["cwah"]) == []
 
 
+def test_distilled_only_keeps_the_distilled_rows_and_no_distilled_the_others() -> None:
+    every = plan_rows()
+    distilled_only = embedded_wirings.parse_args(["--distilled-only"])[0]
+    rows = plan_rows(distilled_only.wirings, distilled_only.worlds, distilled=distilled_only.distilled,
+                     default=distilled_only.default)
+    assert rows == [r for r in every if r.profile != "local"] and len(rows) == 5
+    no_distilled = embedded_wirings.parse_args(["--no-distilled"])[0]
+    assert plan_rows(distilled=no_distilled.distilled, default=no_distilled.default) == \
+        [r for r in every if r.profile == "local"]
+    with pytest.raises(SystemExit):  # the two are exclusive
+        embedded_wirings.parse_args(["--distilled-only", "--no-distilled"])
+
+
 def test_the_bound_is_the_cheapest_episodes_expert_decisions_times_the_probes_seconds_each() -> None:
     timed = Probe(decisions=5, seconds=37.2)  # 4 intervals between the first and the fifth decision
     assert timed.seconds_per_decision == pytest.approx(9.3)
