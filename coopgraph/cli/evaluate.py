@@ -99,6 +99,9 @@ def eval_suite(
         fail(f"unexpected argument {questions}: only `eval reasoning` takes a question file")
     if out is None:
         fail("--out is required: the folder for the result store and traces")
+    stdout = sys.stdout
+    if as_json:  # from here on stdout is the JSON object's alone (why: the comment at the store's `with`)
+        sys.stdout = sys.stderr
     from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.parallel import ConcurrencyInvalid, check_concurrency, run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store
@@ -156,8 +159,8 @@ def eval_suite(
         fail(str(exc))
     # With --json, stdout is the one JSON object: whatever else prints there while the command runs goes to stderr.
     # Ray's driver reports a killed worker on stdout from its own thread, even with log_to_driver off, and at any
-    # moment after the death, so the redirect lasts until the JSON is written to the saved stdout.
-    stdout = sys.stdout
+    # moment after the death (even before this command opened its store), so the redirect lasts from the command's
+    # start until the JSON is written to the saved stdout.
     with store, redirect_stdout(sys.stderr) if as_json else nullcontext():
         store.save_suite(loaded.name, str(path), text)
         progress = _progress()
@@ -181,6 +184,7 @@ def eval_suite(
                    "error_messages": summary.error_messages[:20], "teams": teams}
         if as_json:
             emit_json(payload, stdout)
+    sys.stdout = stdout
     if not as_json:
         console.print(f"{loaded.name}: {summary.done} run, {summary.skipped} already stored, "
                       f"{summary.errors} failed → {store.path}", highlight=False)
