@@ -34,7 +34,6 @@ LAYERS: dict[str, str] = {
     "coopgraph.api": "api",
     "coopgraph": "api",  # the package's __init__: the front door, which loads coopgraph.api on first use
     "coopgraph.play": "play",
-    "coopgraph.play.study": "study",  # a user study: sessions of a suite, stored as evaluation rows
     "coopgraph.cli": "cli",
     "coopgraph.__main__": "cli",
 }
@@ -53,8 +52,7 @@ ALLOWED: dict[str, set[str]] = {
     "evals": _BELOW_RUNTIME | {"runtime", "testing"},
     "api": {"graphs", "runtime", "record"},
     "play": _BELOW_RUNTIME | {"runtime"},
-    "study": _BELOW_RUNTIME | {"runtime", "play", "evals"},
-    "cli": _BELOW_RUNTIME | {"runtime", "testing", "evals", "api", "play", "study"},
+    "cli": _BELOW_RUNTIME | {"runtime", "testing", "evals", "api", "play"},
 }
 
 

@@ -105,7 +105,7 @@ def play(
         web_runner(host, port, no_browser, step_limit, show_plans)
     try:
         if study is not None:
-            from coopgraph.play.study import play_study
+            from coopgraph.evals.study_sessions import play_study
 
             payload = play_study(study, participant, folder, runner, llm=llm,
                                  say=lambda text: console.print(text, highlight=False, markup=False))

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 from coopgraph.play.member import HumanMember
 from coopgraph.play.seat import Seat, SeatLeft
 from coopgraph.record.trace_file import Tracer, read_events
+from coopgraph.runtime.abandoned import PlayAbandoned
 from coopgraph.runtime.teams import HUMAN
 
 if TYPE_CHECKING:
@@ -22,14 +23,6 @@ if TYPE_CHECKING:
 
 class PlayError(ValueError):
     """A play request that cannot run (no person in the team, or more than one)."""
-
-
-class PlayAbandoned(RuntimeError):
-    """The person left before the episode ended; the trace is kept, marked with an `abandoned` event."""
-
-    def __init__(self, trace: Path, step: int | None) -> None:
-        super().__init__(f"the episode was abandoned at step {step}; its trace is kept, marked abandoned: {trace}")
-        self.trace, self.step = trace, step
 
 
 def trace_file(out: Path, env: str, episode: str, team: list[str]) -> Path:

@@ -11,6 +11,7 @@ import pytest
 
 from coopgraph.evals.report import write_report
 from coopgraph.evals.store import open_store
+from coopgraph.evals.study_sessions import play_study
 from coopgraph.evals.suite import SuiteInvalid, load_suite, parse_suite
 from coopgraph.evals.user_study import (
     StudyError,
@@ -20,7 +21,6 @@ from coopgraph.evals.user_study import (
     schedule,
 )
 from coopgraph.play.session import PlayAbandoned
-from coopgraph.play.study import play_study
 
 STUDY = """name: study
 kind: user-study

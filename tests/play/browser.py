@@ -8,8 +8,8 @@ from functools import partial
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.study_sessions import play_study
 from coopgraph.play.serve import serve_episode
-from coopgraph.play.study import play_study
 from tests.browser import ARGS, CHROMIUM, browser_or_skip  # noqa: F401 - the browser tests import them from here
 
 

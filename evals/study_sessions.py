@@ -1,5 +1,8 @@
 """`coopgraph play --study SUITE --participant ID`: the participant's next session of a user study, stored as a row.
 
+An evaluation, so it lives with the evaluations: the play front end that seats the person is passed in (`play`),
+and only the runtime's `PlayAbandoned` is needed to tell a session the person left.
+
 The row is written as `playing` before the episode starts and replaced when it ends: `done` with the metrics and
 the ratings, or `abandoned` when the person leaves; a killed process leaves `playing`. Either way the next call
 offers the same session again from its start, and no row is ever half written (each is one store transaction).
@@ -18,7 +21,7 @@ from typing import Any
 from coopgraph.evals.store import open_store
 from coopgraph.evals.suite import _slug, config_hash, load_suite, member_llms
 from coopgraph.evals.user_study import Session, check_participant, check_study, next_session
-from coopgraph.play.session import PlayAbandoned
+from coopgraph.runtime.abandoned import PlayAbandoned
 
 
 def _row(session: Session, suite: Any, llms: list[str | None], digest: str, trace: Path) -> dict[str, Any]:
