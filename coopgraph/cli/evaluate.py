@@ -8,7 +8,7 @@ import sys
 from collections.abc import Iterator
 from contextlib import contextmanager, nullcontext, redirect_stdout
 from pathlib import Path
-from typing import Any
+from typing import Any, TextIO
 
 import typer
 from rich.markup import escape
@@ -99,9 +99,19 @@ def eval_suite(
         fail(f"unexpected argument {questions}: only `eval reasoning` takes a question file")
     if out is None:
         fail("--out is required: the folder for the result store and traces")
+    # With --json, stdout is the one JSON object: whatever else prints there while the command runs goes to stderr.
+    # Ray's driver reports a killed worker on stdout from its own thread, even with log_to_driver off, and at any
+    # moment after the death, so the redirect covers the whole command and the JSON goes to the saved stdout.
     stdout = sys.stdout
-    if as_json:  # from here on stdout is the JSON object's alone (why: the comment at the store's `with`)
-        sys.stdout = sys.stderr
+    with redirect_stdout(sys.stderr) if as_json else nullcontext():
+        _run_suite(suite, out, workers=workers, concurrency=concurrency, llm=llm, limit=limit, max_steps=max_steps,
+                   backend=backend, ray_address=ray_address, team=team, as_json=as_json, stdout=stdout)
+
+
+def _run_suite(suite: str, out: Path, *, workers: int, concurrency: int, llm: str | None, limit: int | None,
+               max_steps: int | None, backend: str, ray_address: str | None, team: list[str], as_json: bool,
+               stdout: TextIO) -> None:
+    """`coopgraph eval SUITE`'s work once the options are read: check, expand, run into the store, sum up."""
     from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.parallel import ConcurrencyInvalid, check_concurrency, run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store
@@ -157,11 +167,7 @@ def eval_suite(
         store = open_store(out)
     except StoreDamaged as exc:
         fail(str(exc))
-    # With --json, stdout is the one JSON object: whatever else prints there while the command runs goes to stderr.
-    # Ray's driver reports a killed worker on stdout from its own thread, even with log_to_driver off, and at any
-    # moment after the death (even before this command opened its store), so the redirect lasts from the command's
-    # start until the JSON is written to the saved stdout.
-    with store, redirect_stdout(sys.stderr) if as_json else nullcontext():
+    with store:
         store.save_suite(loaded.name, str(path), text)
         progress = _progress()
         task = progress.add_task(loaded.name, total=len(jobs), errors=0)
@@ -184,7 +190,6 @@ def eval_suite(
                    "error_messages": summary.error_messages[:20], "teams": teams}
         if as_json:
             emit_json(payload, stdout)
-    sys.stdout = stdout
     if not as_json:
         console.print(f"{loaded.name}: {summary.done} run, {summary.skipped} already stored, "
                       f"{summary.errors} failed → {store.path}", highlight=False)
