@@ -77,3 +77,41 @@ def test_a_planner_insisting_on_test_14s_basket_grasps_it_and_the_episode_ends()
     assert 1 <= alice.chosen <= 3 and 1 <= alice.grasps <= 3
     assert env.world.things[BASKET].holder == "alice" or env.world.things[BASKET].lost
     assert result.number("transport_rate") > 0
+
+
+def test_a_coela_lite_planner_insisting_on_the_basket_is_not_refused_frame_after_frame() -> None:
+    """Issue 38's `test/14` through the graph: Alice, in the living room 1.4 m from the basket, wants only it (else
+    the Office). Before, she saw it from the living room, walked to it into the Office and was refused there as
+    "in another room" on every choice; now she sees it from the Office, where it lies, and grasps it once."""
+    import re
+
+    from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+    from coopgraph.runtime.graph_agent import GraphAgent
+    from coopgraph.testing import scripted_lm
+    from tests.envs.tdw_mat.conftest import place
+
+    env = make_env("test/14")
+    place(env, "alice", (4.5, -0.51), heading=90.0)
+    grab, office = f"[gograb] <plastic_basket> ({BASKET})", ("[explore] <Office> (5000)", "[goto] <Office> (5000)")
+    chosen: list[str] = []
+
+    def insist(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        options = dict((text, letter) for letter, text in re.findall(r"^([A-Z]{1,2})\. (.*)$",
+                                                                      str(messages[-1].content), re.MULTILINE))
+        choice = next((o for o in (grab, *office) if o in options), "[wait]")
+        chosen.append(choice)
+        return f"Answer: {options.get(choice, 'A')}"
+
+    alice = GraphAgent(load_spec(GRAPHS_DIR / "variants" / "coela-lite.yaml", env="tdw-mat"), lm=scripted_lm(insist),
+                       vector_memory=False)
+    alice.reset("alice", env.agent_info("alice"), 0)
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    for _ in range(200):
+        if env.world.things[BASKET].holder == "alice":
+            break
+        action = alice.act(obs["alice"])
+        obs, *_ = env.step({"alice": action, "bob": "[wait]"})
+        while not obs["alice"].ready:
+            obs, *_ = env.step({"bob": "[wait]"})
+    assert env.world.things[BASKET].holder == "alice"
+    assert chosen.count(grab) == 1 and env.world.agents["alice"].invalid_actions == 0
