@@ -9,11 +9,13 @@ TDW-MAT's containers are open baskets and trays, so a container seen is a contai
 
 The belief also learns from what fails and from what is not seen. A grasp the world refuses because the object is
 held, in a container or already transported (`last_action_cause`) marks it taken by someone (place unknown) or
-transported, until it is seen free again. A place seen in the agent's view (with the detector, only within `NEAR`)
-where a remembered object is not seen is forgotten, as CoELA's semantic map is rebuilt from each frame: at once
-with the oracle, which misses nothing; with the detector, which misses an object on any look with its class's
-`p_miss`, once so many looks have missed it that it would still be there with a chance under `STILL_THERE_BELOW`.
-The object is still known, at an unknown place, and an unknown place is listed nowhere.
+transported, until it is seen free again; one refused because the object is not within reach (in another room, or
+too far) while the belief placed it within reach of the agent forgets its place, until it is seen again. A place
+seen in the agent's view (with the detector, only within `NEAR`) where a remembered object is not seen is
+forgotten, as CoELA's semantic map is rebuilt from each frame: at once with the oracle, which misses nothing;
+with the detector, which misses an object on any look with its class's `p_miss`, once so many looks have missed it
+that it would still be there with a chance under `STILL_THERE_BELOW`. The object is still known, at an unknown
+place, and an unknown place is listed nowhere.
 """
 
 from __future__ import annotations
@@ -153,8 +155,10 @@ class TDWBelief:
 
     def _learn_from_refusal(self, obs: HouseObservation) -> None:
         """A grasp refused because its object is held, in a container or transported says where it is not: free
-        where it was believed. Read once, on the observation that ends the grasp (the next ones, while another
-        action runs, still carry it)."""
+        where it was believed. One refused because it is not within reach (`ELSEWHERE`: another room, or too far)
+        says so only if the belief placed it within reach of here; then its place is forgotten (else the grasper
+        merely stood in the wrong place, and the place it is believed at stays). Read once, on the observation that
+        ends the grasp (the next ones, while another action runs, still carry it)."""
         cause = obs.last_action_cause if isinstance(obs, TDWObservation) else None
         if cause is None or obs.last_action_ok or not obs.ready or not obs.last_action:
             return
@@ -165,10 +169,20 @@ class TDWBelief:
         known = self.objects.get(object_id) if object_id is not None else None
         if known is None:
             return
+        if cause == FailureCause.ELSEWHERE:
+            if self._believed_within_reach(known):
+                known.room_id = known.position = known.inside = known.held_by = None
+                self._unseen_looks.pop(known.id, None)
+            return
         known.room_id = known.position = known.inside = None
         known.held_by = None if cause == FailureCause.TRANSPORTED else SOMEONE
         if cause == FailureCause.TRANSPORTED and known.kind == "item":
             self.transported.add(known.id)
+
+    def _believed_within_reach(self, known: Known) -> bool:
+        """Believed in this agent's room and within its grasp range: a grasp from here should have reached it."""
+        return (known.room_id == self.room_id and known.position is not None
+                and distance(self.position, known.position) <= self.rules.grasp_range)
 
     def _forget_unseen(self, seen: set[int]) -> None:
         """Negative evidence: an object seen earlier whose believed place is in view now and which is not seen is

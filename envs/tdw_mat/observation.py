@@ -2,7 +2,7 @@
 
 Time is frames; a held container's contents are listed among `holding` with `inside` set to the container.
 `heading` (degrees, 0 facing +z) is added: the skill book steers with it; so is `last_action_cause`, what a refused
-grasp said about its object (held, in a container, transported), which the belief learns from.
+grasp said about its object (held, in a container, transported, not within reach), which the belief learns from.
 """
 
 from __future__ import annotations
@@ -27,7 +27,8 @@ class TDWObservation(HouseObservation):
     heading: float = Field(default=0.0, description="degrees, 0 facing +z, turning right adds 15")
     last_action_cause: FailureCause | None = Field(
         default=None, description="why the last grasp failed, when the world named the object's state: held, inside "
-        "a container, already transported (the same fact `last_action_reason` says in words)")
+        "a container, already transported, or elsewhere (in another room or out of reach: not within reach from "
+        "where the agent stands); the same fact `last_action_reason` says in words")
 
 
 def room_infos(plan: FloorPlan) -> list[RoomInfo]:

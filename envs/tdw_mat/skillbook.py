@@ -4,8 +4,9 @@
   the walk interrupts it, so the planner can choose again (CoELA's interrupt-on-sight);
 - explore: walk to within 1.02 m of the room's centre, then 16 left turns (240 degrees). With `faithful_explore`
   only the agent's first explore turns, as the reference code does (a typo keeps later ones from rotating);
-- go grasp: walk to within 1 m of the object, then grasp; an object that near but behind a wall (in another room,
-  with a door on the way to it) is walked to through the door, as the arm does not reach through walls;
+- go grasp: walk to within 1 m of the object and into its room, then grasp; an object that near but behind a wall
+  (believed in another room) is walked to on, through the door if one is on the way, as the arm does not reach
+  through walls;
 - put in: one put-in;
 - transport: walk to within 1.5 m of the bed and into its room, then drop one hand per event;
 - send a message.
@@ -148,15 +149,16 @@ class TDWSkillBook:
             if distance(obs.position, room.center) <= ARRIVE_WITHIN:
                 return _end(SkillStatus.FAILED, f"<{plan.target_name}> ({target_id}) is not in sight")
             return self._walk(obs, room.center)
-        if distance(obs.position, position) <= GRASP_WITHIN and not self._behind_wall(obs, plan, position):
+        if distance(obs.position, position) <= GRASP_WITHIN and not self._behind_wall(obs, plan):
             return _run(PrimitiveAction(kind="grasp", target_id=target_id, target_name=plan.target_name))
         return self._walk(obs, position)
 
-    def _behind_wall(self, obs: HouseObservation, plan: Affordance, position: Point) -> bool:
-        """The object is in another room than mine and the way to it passes a door: a grasp from here would be
-        refused at once, and a planner that picks the grab again would be refused again, frame after frame."""
-        room = plan.room_id
-        return room is not None and room != obs.room_id and len(self.plan.route(obs.position, position)) > 1
+    @staticmethod
+    def _behind_wall(obs: HouseObservation, plan: Affordance) -> bool:
+        """The object is believed in another room than mine: a grasp from here would be refused at once (the arm
+        does not reach through walls), so the walk goes on, through the door if one is on the way, until I am in
+        its room (its position lies in it, so walking to it gets there)."""
+        return plan.room_id is not None and plan.room_id != obs.room_id
 
     def _put(self, plan: Affordance, obs: HouseObservation) -> SkillStep:
         if self._last is not None and self._last.kind == "put_in":

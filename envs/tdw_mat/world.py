@@ -3,6 +3,10 @@
 An action is checked when it starts and takes effect when its frames have passed (`World.advance` runs the
 clock to the next action that ends), so a partner may take an object between a grasp's start and its end, and
 the grasp then fails. Positions are metres on the floor (x, z); headings are degrees, 0 facing +z.
+
+A thing is in the room its position lies in: TDW's rooms are regions of the scene, and its arm reaches what is near
+whatever the dataset's metadata says. Where the metadata records another room type (three objects of the shipped
+splits, each a few centimetres past a boundary of the rebuilt rooms: `room_audit`), the position wins.
 """
 
 from __future__ import annotations
@@ -14,7 +18,7 @@ from enum import StrEnum
 from typing import Literal
 
 from coopgraph.envs.protocol import SEND_MESSAGE, AffordanceGroup, Message, PrimitiveAction
-from coopgraph.envs.tdw_mat.episode import EpisodeObject, TDWEpisode
+from coopgraph.envs.tdw_mat.episode import TDWEpisode
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, Point, distance
 from coopgraph.envs.tdw_mat.rules import TDWRules
 
@@ -44,12 +48,14 @@ class Thing:
 class FailureCause(StrEnum):
     """What a refused grasp says about the object itself, typed so a belief need not read the English reason.
 
-    Only refusals that tell where the object is (or is not) have a cause; a hand too full or an object out of reach
-    says nothing about it."""
+    Only refusals that tell where the object is (or is not) have a cause; a hand too full says nothing about it.
+    `ELSEWHERE` says the object is not within the grasper's reach from where it stands (another room, or beyond the
+    grasp range): a belief that placed it within reach learns that its place is wrong."""
 
     HELD = "held"  # an agent holds it
     INSIDE = "inside"  # it is in a container
     TRANSPORTED = "transported"  # it is at the bed (a target counted, or a container left there)
+    ELSEWHERE = "elsewhere"  # not within reach of the grasper: in another room, or beyond the grasp range
 
 
 @dataclass
@@ -107,19 +113,13 @@ class World:
         self.episode, self.plan, self.rules = episode, plan, rules
         self.time = 0
         self.things: dict[int, Thing] = {BED_ID: Thing(BED_ID, "bed", "bed", plan.bed, plan.bed_room)}
-        for obj in episode.objects:
-            self.things[obj.id] = Thing(obj.id, obj.name, obj.kind, obj.position, self._labelled_room(obj))
+        for obj in episode.objects:  # a thing is in the room it lies in, whatever type the metadata records
+            self.things[obj.id] = Thing(obj.id, obj.name, obj.kind, obj.position, plan.room_of(obj.position))
         self.targets = [o.id for o in episode.targets]
         self.agents: dict[str, Body] = {}
         for index, agent_id in enumerate(agent_ids):
             start = self._start(index)
             self.agents[agent_id] = Body(agent_id, agent_id.capitalize(), start, 0.0, plan.room_of(start))
-
-    def _labelled_room(self, obj: EpisodeObject) -> int:
-        """The nearest room of the type the metadata records (two dataset objects sit where two rooms meet)."""
-        rooms = [r for r in self.plan.rooms.values() if r.type == obj.room_type] or list(self.plan.rooms.values())
-        point = obj.position
-        return min(rooms, key=lambda r: r.box_distance(point) if r.boxes else distance(r.center, point)).id
 
     def _start(self, index: int) -> Point:
         """The dataset gives two starts; a third or fourth agent starts half a metre beside one of them."""
@@ -241,11 +241,11 @@ class World:
             return f"{label} is inside a container", FailureCause.INSIDE
         if thing.room_id != body.room_id:  # a wall between: the arm does not reach through it
             return (f"{label} is in the {self.plan.rooms[thing.room_id].label}, another room than "
-                    f"the {self.plan.rooms[body.room_id].label} you are in"), None
+                    f"the {self.plan.rooms[body.room_id].label} you are in"), FailureCause.ELSEWHERE
         away = distance(body.position, thing.position)
         if away > self.rules.grasp_range:
             return (f"{label} is out of reach: {away:.1f} m away, the grasp range is "
-                    f"{self.rules.grasp_range:g} m"), None
+                    f"{self.rules.grasp_range:g} m"), FailureCause.ELSEWHERE
         return "", None
 
     def _plan_put(self, body: Body, action: PrimitiveAction, fail: Outcome

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from coopgraph.envs.protocol import Message
 from coopgraph.envs.tdw_mat.affordances import TDWAffordances
 from coopgraph.envs.tdw_mat.belief import SOMEONE, STILL_THERE_BELOW, Known, TDWBelief
@@ -81,6 +83,40 @@ def test_a_grasp_refused_because_the_object_is_in_a_container_or_transported_is_
     assert belief.objects[apple.id].held_by == SOMEONE and apple.id not in _grabs(belief)
     assert _look(env, belief, f"[grasp] <{other.name}> ({other.id})").last_action_cause == "transported"
     assert other.id in belief.transported and other.id not in _grabs(belief)
+
+
+@pytest.mark.parametrize("moved_to", [KITCHEN, (3.0, -2.78)], ids=["another room", "out of reach"])
+def test_a_grasp_refused_as_elsewhere_forgets_a_place_believed_within_reach(moved_to: tuple[float, float]) -> None:
+    """Alice believes the apple 1.5 m behind her in her room; it was moved (out of her sight) to another room or
+    beyond her reach there. The refusal says its place is wrong: it is no longer offered until seen again (before,
+    the refusal had no cause and the grab was offered again, frame after frame)."""
+    env = make_env()
+    apple = things(env, "target")[0]
+    place(env, "bob", KITCHEN)
+    place(env, "alice", EYE, EAST)
+    put_thing(env, apple, (0.0, -2.78))
+    belief = TDWBelief("alice", env.agent_info("alice"))
+    _look(env, belief)
+    assert apple.id in _grabs(belief)
+    put_thing(env, apple, moved_to)
+    place(env, "alice", EYE, WEST)
+    obs = _look(env, belief, f"[grasp] <{apple.name}> ({apple.id})")
+    assert not obs.last_action_ok and obs.last_action_cause == "elsewhere"
+    known = belief.objects[apple.id]
+    assert known.room_id is None and known.position is None and apple.id not in _grabs(belief)
+    if moved_to != KITCHEN:
+        place(env, "alice", EYE, EAST)  # she looks its way and sees it at its new place: offered again
+        _look(env, belief)
+        assert belief.objects[apple.id].position == moved_to and apple.id in _grabs(belief)
+
+
+def test_a_grasp_refused_from_another_room_than_the_believed_one_keeps_the_place(env: TDWMatEnv) -> None:
+    """The refusal says the grasper stood in the wrong room, not that the object is elsewhere than believed."""
+    belief, apple = _setup(env)
+    place(env, "alice", KITCHEN)
+    obs = _look(env, belief, f"[grasp] <{apple.name}> ({apple.id})")
+    assert obs.last_action_cause == "elsewhere"
+    assert belief.objects[apple.id].position == AHEAD and apple.id in _grabs(belief)
 
 
 def test_an_object_moved_away_while_the_agent_looks_at_its_place_is_forgotten_there(env: TDWMatEnv) -> None:

@@ -139,3 +139,34 @@ def test_go_grasp_walks_round_a_wall_to_an_object_just_behind_it() -> None:
     assert step.status == SkillStatus.DONE and bread.holder == "alice"
     assert kinds.count("grasp") == 1 and kinds[-1] == "grasp" and body.invalid_actions == 0
     assert "move_forward" in kinds and body.room_id == bread.room_id  # it went through the door first
+
+
+def test_go_grasp_walks_into_the_objects_room_where_no_door_lies_between() -> None:
+    """In scene 2's hallway (no room in CoELA) a point belongs to the nearest room's box, so two points a step
+    apart may belong to two rooms with no door between them. Within a metre of an object believed in another
+    room, the skill walks on into that room instead of a grasp the world refuses as "in another room"."""
+    from coopgraph.envs.protocol import Affordance, AffordanceGroup
+    from tests.envs.tdw_mat.conftest import make_env
+
+    env = make_env("test/2a_0_0/food")
+    apple = things(env, "target")[0]
+    place(env, "alice", (2.75, 0.5), heading=90.0)
+    put_thing(env, apple, (3.5, 0.5))  # 0.75 m east along the hallway
+    body = env.world.agents["alice"]
+    assert body.room_id != apple.room_id and env.plan.route(body.position, apple.position) == [apple.position]
+    kit = _kit(env)
+    kit.skillbook.positions[apple.id] = apple.position
+    plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=apple.id, target_name=apple.name,
+                      room_id=apple.room_id, target_ids=(apple.id,))
+    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
+    kinds = []
+    for _ in range(50):
+        step = kit.skillbook.next_action(plan, obs["alice"])
+        if step.status != SkillStatus.RUNNING:
+            break
+        kinds.append(step.action.kind)
+        obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
+        while not obs["alice"].ready:
+            obs, *_ = env.step({"bob": "[wait]"})
+    assert step.status == SkillStatus.DONE and apple.holder == "alice" and body.invalid_actions == 0
+    assert kinds[0] == "move_forward" and kinds.count("grasp") == 1

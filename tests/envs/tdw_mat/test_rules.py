@@ -155,4 +155,4 @@ def test_a_refused_grasp_types_what_it_says_about_the_object(env: TDWMatEnv) -> 
     assert _run(env, f"[grasp] <{plum.name}> ({plum.id})")["obs"].last_action_cause == "transported"
     put_thing(env, bowl, (-1.8, -2.78))
     out_of_reach = _run(env, f"[grasp] <{bowl.name}> ({bowl.id})")["obs"]
-    assert "out of reach" in out_of_reach.last_action_reason and out_of_reach.last_action_cause is None
+    assert "out of reach" in out_of_reach.last_action_reason and out_of_reach.last_action_cause == "elsewhere"
