@@ -54,8 +54,9 @@ class KitMember(MemberBase):
         """The member's policy: one of `options` (never empty) for this belief; each subclass writes its own."""
         raise NotImplementedError
 
-    def ended(self, plan: Affordance, status: str, time: int) -> None:
-        """A plan has ended (`done`, `failed`, ...), at `time` in the world's own unit."""
+    def ended(self, plan: Affordance, status: str, time: int, unchanged: str | None = None) -> None:
+        """A plan has ended (`done`, `failed`, ...), at `time` in the world's own unit; `unchanged` is the skill
+        book's report of one that did nothing (`SkillStep.unchanged`)."""
 
     def act(self, observation: Observation) -> PrimitiveAction:
         assert self.kit is not None, "reset() the member before it acts"
@@ -69,7 +70,7 @@ class KitMember(MemberBase):
                 self.plan = self.choose(belief, options)
             step = self.kit.skillbook.next_action(self.plan, observation)
             if step.status != SkillStatus.RUNNING:
-                self.ended(self.plan, str(step.status), observation.time)
+                self.ended(self.plan, str(step.status), observation.time, step.unchanged)
                 self.plan = None
             if step.action is not None:
                 return step.action

@@ -313,7 +313,7 @@ class Affordance(BaseModel):
     `kind` and the text belong to the world. Everything a node may sort or filter on is a generic field the
     world fills in: `group`, `cost` (in the world's time unit), `distance` (in its unit of space), `value`
     (its own estimate of what the action is worth, where it has one), `claims`, `repeatable`, `target_ids`,
-    `notes`, `surplus` and `detour`.
+    `notes`, `surplus`, `detour` and `situation`.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -339,6 +339,10 @@ class Affordance(BaseModel):
     surplus: bool = Field(default=False, description="what it fetches is already covered (held or claimed)")
     detour: bool = Field(default=False, description="worth doing on the way before delivering what is held")
     notes: tuple[str, ...] = Field(default=(), description="the world's own short notes for a planner")
+    situation: str | None = Field(default=None, repr=False, description="the world's token for what the action "
+                                  "acts on as it stands now (what the agent holds and its target's state); equal to "
+                                  "the token a skill book reports in `SkillStep.unchanged` when nothing has changed "
+                                  "since (left out of the printed form, which traces record)")
 
     @property
     def claimed_by(self) -> str | None:
@@ -369,11 +373,16 @@ class SkillStatus(StrEnum):
 
 
 class SkillStep(BaseModel):
-    """The skill book's answer: the next primitive action while running, else a final status and reason."""
+    """The skill book's answer: the next primitive action while running, else a final status and reason, and
+    (`unchanged`, typed so no planner reads the English reason) whether the action ended having done nothing."""
 
     status: SkillStatus
     action: PrimitiveAction | None = None
     reason: str = ""
+    unchanged: str | None = Field(default=None, description="set when the action ended having changed nothing it "
+                                  "was meant to change (an interact the world ignores, a load at a pot that is not "
+                                  "ready): what it acted on as it stood, the world's `Affordance.situation` token; "
+                                  "None when it had an effect or the world cannot tell")
 
 
 @runtime_checkable

@@ -90,8 +90,9 @@ class ChoiceRecorder:
         self.snapshots.append(snap)
         return snap.followed
 
-    def ended(self, plan: Affordance, status: str, time: int) -> None:
+    def ended(self, plan: Affordance, status: str, time: int, unchanged: str | None = None) -> None:
         self.episodic.add_action(plan.text, time, status if status in OUTCOMES else "failed")
+        self.episodic.note_effect(plan.text, unchanged)  # so a spec that leaves such a directive off does here too
 
 
 def learner_for(renderer: DecisionRenderer, agents: list[str], lm: Any) -> Learner | None:

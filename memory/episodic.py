@@ -1,7 +1,9 @@
 """Episodic memory: the agent's last K high-level actions and the last D lines of dialogue, rendered for prompts.
 
 CoELA-style planners see only a short window of their own history and of the conversation; the windows are
-bounded here (deques) so prompts stay short however long the episode runs.
+bounded here (deques) so prompts stay short however long the episode runs. Beside them, for each action the
+agent tried, whether its last attempt did nothing and in what situation (`note_effect`): a small planner at
+temperature 0 would otherwise repeat it from the same state for as long as the episode runs.
 """
 
 from __future__ import annotations
@@ -54,6 +56,11 @@ class EpisodicMemory:
             raise ValueError("window sizes must be >= 0")
         self._actions: deque[ActionRecord] = deque(maxlen=max_actions)
         self._messages: deque[DialogueLine] = deque(maxlen=max_messages)
+        self._no_effect: dict[str, str] = {}
+
+    def __setstate__(self, state: dict[str, object]) -> None:
+        """A checkpoint pickled before `_no_effect` existed restores with none recorded."""
+        self.__dict__.update({"_no_effect": {}, **state})
 
     @property
     def max_actions(self) -> int:
@@ -82,6 +89,19 @@ class EpisodicMemory:
         self._actions.append(record)
         return record
 
+    def note_effect(self, text: str, unchanged: str | None) -> None:
+        """How the last attempt of the action `text` ended: having changed nothing, leaving the world's situation
+        token `unchanged` (`SkillStep.unchanged`), or (None) otherwise. Unlike the action window, this keeps the
+        last attempt of every action however long ago, so a planner can tell it would do nothing again."""
+        if unchanged is None:
+            self._no_effect.pop(text, None)
+        else:
+            self._no_effect[text] = unchanged
+
+    def did_nothing(self, text: str, situation: str | None) -> bool:
+        """Whether the last attempt of `text` did nothing and left exactly `situation` (None never matches)."""
+        return situation is not None and self._no_effect.get(text) == situation
+
     def add_message(self, sender: str, text: str, step: int) -> DialogueLine:
         line = DialogueLine(sender=sender, text=text, step=int(step))
         self._messages.append(line)
@@ -102,3 +122,4 @@ class EpisodicMemory:
     def clear(self) -> None:
         self._actions.clear()
         self._messages.clear()
+        self._no_effect.clear()

@@ -143,7 +143,11 @@ def distill(
     if subprocess.run(command, check=False).returncode != 0:
         fail("training failed (see its output above)")
     digest = model_files.sha256_of(out)
-    shipped = {m.adapter: m.profile for m in model_files.MODEL_FILES.values() if m.adapter and m.spec == spec}
+    from coopgraph.runtime.teams import choice_prompt
+
+    learned = choice_prompt(spec)  # a shipped profile may play a variant of the spec with the same prompt
+    shipped = {m.adapter: m.profile for m in model_files.MODEL_FILES.values()
+               if m.adapter and m.spec is not None and choice_prompt(m.spec) == learned}
     where = ", ".join(f"{model_files.ADAPTERS_DIR / name} (profile `{profile}`)" for name, profile in shipped.items())
     console.print(f"[green]adapter[/green] {out} sha256 {digest}\nTo ship it: copy it over "
                   f"{where or 'a new file in ' + str(model_files.ADAPTERS_DIR)} and pin that hash in "

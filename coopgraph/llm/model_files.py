@@ -35,7 +35,7 @@ class ModelFile:
     reasoning_chars_max: int | None = None  # a distilled model answers in the format it was taught
     answer_format: str | None = None  # ... and with the kind of answer it was taught ("letter" or "text")
     drafts_messages: bool = True  # False: a planner-only model, asked for no message drafts it cannot write
-    spec: str | None = None  # a distilled adapter learned the choice prompt of this graph spec
+    spec: str | None = None  # a distilled adapter learned the choice prompt of this graph spec, and plays it
     world: str | None = None  # ... on this registered world's episodes (a C-WAH planner never saw a TDW-MAT prompt)
 
     @property
@@ -116,19 +116,23 @@ MODEL_FILES["local-coop-brief"] = replace(
     description="Gemma 3 270M + a LoRA adapter distilled from MHP decisions on coela-brief's short prompt")
 # The kitchen planner: distilled from the greedy cook's choices on llmco-lite's prompt (LLM-Co's state and feasible
 # actions, the action alone as the reply), on every two-cook layout of LLM-Co's set but the paper's seven, then
-# once more with the states its first version reached itself (DAgger; docs/methods/llmco.md).
+# once more with the states its first version reached itself (DAgger; docs/methods/llmco.md). It plays
+# llmco-lite-steady, llmco-lite's prompt byte for byte with a directive that just did nothing left off the list
+# (issue 38: at temperature 0 it repeated one from an unchanged kitchen to the horizon).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
-    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite", world="overcooked",
+    adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite-steady", world="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
                 "prompt, with one DAgger round")
 
 # LLM-Co as published on the kitchen planner's base: the same greedy cook's choices (round 1's data), taught on
 # `llmco`'s own prompt with LLM-Co's reply, `Explanation: <the greedy cook's reason, and what the partner will do>`
 # then `Action: <action>` (evals/overcooked_explanations.py); a sentence of explanation, within llmco's 400.
+# It plays llmco-steady: llmco's prompt and reply byte for byte, with a directive that just did nothing left off
+# the list (a small-model variant; the published llmco still runs on it, with the same prompt).
 MODEL_FILES["local-coop-llmco"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-llmco", adapter="local-coop-llmco.gguf",
-    adapter_sha256=LLMCO_ADAPTER_SHA256, spec="llmco", world="overcooked", reasoning_chars_max=400,
+    adapter_sha256=LLMCO_ADAPTER_SHA256, spec="llmco-steady", world="overcooked", reasoning_chars_max=400,
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices and their "
                 "explanations on llmco's published prompt (Explanation, then Action)")
 

@@ -96,7 +96,7 @@ def make_team(names: list[str], *, lm_factory: Any = None, member_lm_factories: 
     return team
 
 
-def _choice_prompt(spec: str) -> str | None:
+def choice_prompt(spec: str) -> str | None:
     """The prompt template a spec's `planning.choose_action` node renders (None: the spec has no such node)."""
     from coopgraph.nodes.registry import NODES
 
@@ -115,13 +115,13 @@ def prompt_mismatch(member: str, setting: str | None, env: str | None = None) ->
     trained = files.spec if files is not None else None
     if files is None or trained is None or member_kind(member) != "graph":
         return None
-    expected, actual = _choice_prompt(trained), _choice_prompt(member)
+    expected, actual = choice_prompt(trained), choice_prompt(member)
     if actual != expected:
-        return (f"{setting} was distilled on {trained}'s choice prompt ({expected}); {member} asks with "
+        return (f"{setting} learned {trained}'s choice prompt ({expected}); {member} asks with "
                 f"{actual or 'no planning.choose_action node'}, which it never saw")
     world = kit_info(env).prompt_env if env is not None else None
     if files.prompt_env is not None and world is not None and world != files.prompt_env:
-        return (f"{setting} was distilled on {trained}'s {files.prompt_env} prompt; in {env} {member} asks with the "
+        return (f"{setting} learned {trained}'s {files.prompt_env} prompt; in {env} {member} asks with the "
                 f"{world} templates, which it never saw")
     return None
 
@@ -144,10 +144,10 @@ def distilled_for(member: str, env: str | None) -> str | None:
         world = kit_info(env).prompt_env if env is not None else "cwah"
     except UnknownEnvironmentError:
         return None  # building the world names the known ones
-    prompt = _choice_prompt(member)
+    prompt = choice_prompt(member)
     fitting = [name for name, f in MODEL_FILES.items()
                if name.startswith(DISTILLED_FAMILY) and f.spec is not None and f.prompt_env == world
-               and _choice_prompt(f.spec) == prompt]
+               and choice_prompt(f.spec) == prompt]
     return DISTILLED_FAMILY if DISTILLED_FAMILY in fitting else next(iter(fitting), None)
 
 

@@ -50,7 +50,7 @@ def _option(belief: OvercookedBelief, phrase: str, kind: str, group: AffordanceG
             notes += (f"blocked by {belief.partner_name}",)
     return KitchenAffordance(phrase=phrase, kind=kind, group=group, place=place, target_name=place, distance=distance,
                              cost=None if place is not None and distance is None else (distance or 0.0) + 1.0,
-                             notes=notes)
+                             notes=notes, situation=None if place is None else belief.situation(place))
 
 
 def _reachable(belief: OvercookedBelief, letter: str) -> list[str]:

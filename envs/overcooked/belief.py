@@ -17,6 +17,7 @@ from coopgraph.envs.overcooked.layouts import Cell, load_layout
 from coopgraph.envs.overcooked.mdp import GATE_OPEN_TICKS
 from coopgraph.envs.overcooked.observation import GateView, Held, OvercookedObservation, PotView
 from coopgraph.envs.overcooked.paths import INACCESSIBLE, Reach, reach, step_distances
+from coopgraph.envs.overcooked.situation import situation
 from coopgraph.envs.protocol import Observation
 
 if TYPE_CHECKING:
@@ -97,6 +98,11 @@ class OvercookedBelief:
 
     def partner_reach(self, label: str) -> Reach:
         return self.partners.get(label, INACCESSIBLE)
+
+    def situation(self, label: str) -> str:
+        """What a directive on `label` acts on as it stands: what this cook holds and the place's state
+        (`situation.py`; the action manager reports the same token when a directive there did nothing)."""
+        return situation(self.holding, label, self.pots.get(label), self.items.get(label), self.gates.get(label))
 
     def layout_facts(self) -> dict[str, Any]:
         """The `layout` capability: the kitchen's places and which cook reaches which (`layout_facts.py`)."""

@@ -5,7 +5,9 @@ letter+digit pair; the cook walks (BFS, the partner a wall) to the first free si
 south, west, east that has a path, turns to face it, then acts by verb: `pick` and `open` interact with empty
 hands, `place` (serving too) with full ones, `load` only with a plate at a cooked pot; any of these ends the
 directive, and so does a side-less target (everyone asks again). An onion for a full pot ends the directive as a
-failure without the interact, which the world would ignore (LLM-Co offers every pot, full or not). `wait.` is
+failure without the interact, which the world would ignore (LLM-Co offers every pot, full or not). A directive
+that ends at its target having changed nothing (that failure, a `load` at a pot that is not ready, a pick-up from
+an empty counter, a put on a taken one) reports it, typed, in `SkillStep.unchanged` (`situation.py`). `wait.` is
 one stay, `move away.` one step away from the partner. The stalemate rule: for the second player only, a
 directive that has not moved or turned the cook since the last tick (and did not stand still on purpose) is
 interrupted for one step away from the partner, then resumed; that step skips last tick's direction if that was a
@@ -21,6 +23,7 @@ from coopgraph.envs.overcooked.kitchen import Kitchen
 from coopgraph.envs.overcooked.layouts import Cell
 from coopgraph.envs.overcooked.observation import Facing, OvercookedObservation
 from coopgraph.envs.overcooked.paths import first_step, free_sides
+from coopgraph.envs.overcooked.situation import interact_changes, situation
 from coopgraph.envs.protocol import SEND_MESSAGE, WAIT, Affordance, Observation, PrimitiveAction, SkillStatus, SkillStep
 
 _PLACE = re.compile(r"([a-z])(\d+)")
@@ -152,9 +155,21 @@ class ActionManager:
         self._stuck = 0
         return _run(move(delta))
 
+    @classmethod
+    def _act(cls, text: str, label: str, target: Cell, obs: OvercookedObservation) -> SkillStep:
+        """At the target and facing it: act by verb (LLM-Co's REACHED). An end that changes nothing (a stay, or an
+        interact the world will ignore) says so, with the situation it left as it was."""
+        step = cls._by_verb(text, label, target, obs)
+        pot = next((p for p in obs.pots if p.position == target), None)
+        gate = next((g for g in obs.gates if g.position == target), None)
+        place = (obs.holding, label, pot, obs.counter_item(target), gate)
+        if step.action == INTERACT and interact_changes(*place):
+            return step
+        return step.model_copy(update={"unchanged": situation(*place)})
+
     @staticmethod
-    def _act(text: str, label: str, target: Cell, obs: OvercookedObservation) -> SkillStep:
-        """At the target and facing it: act by verb (LLM-Co's REACHED)."""
+    def _by_verb(text: str, label: str, target: Cell, obs: OvercookedObservation) -> SkillStep:
+        """LLM-Co's verbs: the directive's last primitive and how it ends."""
         held = obs.holding
         if "pick" in text or "open" in text:
             if held is None:

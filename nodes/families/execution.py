@@ -30,6 +30,7 @@ def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
     running = ctx.memory.plan
     if running is not None:  # a message arrived mid-plan and the planner was asked again
         ctx.memory.episodic.add_action(history_text(running), state["observation"].time, "interrupted")
+        ctx.memory.episodic.note_effect(running.text, None)
     if index is None or not 0 <= index < len(options):
         ctx.memory.plan = None
         return {**decided, PLAN_STATUS: "none"}
@@ -43,7 +44,8 @@ def start_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
 
 @node("execution.step_plan", reads=("observation",), writes=(ACTION, PLAN_STATUS, PLAN, EPISODIC))
 def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
-    """One primitive action of the running plan; a finished plan is logged and cleared."""
+    """One primitive action of the running plan; a finished plan is logged (with whether it did nothing, as the
+    skill book says) and cleared."""
     plan = ctx.memory.plan
     if plan is None:
         return {"action": None, "plan_status": "none"}
@@ -58,6 +60,7 @@ def step_plan(state: dict[str, Any], ctx: NodeContext) -> dict[str, Any]:
             ctx.memory.episodic.add_message(obs.agent_id, step.action.message, obs.time)
         return {**stepped, ACTION: step.action, PLAN_STATUS: status}
     ctx.memory.episodic.add_action(history_text(plan), obs.time, status)
+    ctx.memory.episodic.note_effect(plan.text, step.unchanged)
     ctx.memory.plan = None
     if ctx.tracer is not None:
         ctx.tracer.event("plan_end", step=obs.time, plan=plan.text, status=status, reason=step.reason)

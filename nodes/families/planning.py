@@ -43,6 +43,10 @@ class ListParams(BaseModel):
     skip_claimed: bool = Field(default=False, description="leave off grabbing an object a partner said it goes to "
                                "grab (unless I said so first), unless nothing else is left; off in CoELA as "
                                "published, where the LLM reads the dialogue")
+    skip_ineffective: bool = Field(default=False, description="leave off an action whose last attempt by this agent "
+                                   "did nothing (as the world's skill book reports it) for as long as what it acts "
+                                   "on is unchanged, unless only waiting or stepping aside would be left; off as "
+                                   "published: a small planner at temperature 0 repeats it from the same state")
 
 
 def _is_message(option: Affordance) -> bool:
@@ -72,6 +76,25 @@ def without_claimed(options: list[Affordance]) -> list[Affordance]:
                       and any(claim.reason == "announced" for claim in o.claims))
 
 
+def _idle(option: Affordance) -> bool:
+    """Waits, or acts on no target (a step aside): nothing in it a planner could weigh against another."""
+    return option.group == AffordanceGroup.WAIT or (
+        option.group != AffordanceGroup.COMMUNICATE and option.target_id is None and option.target_name is None
+        and not option.target_ids)
+
+
+def without_ineffective(options: list[Affordance], episodic: Any) -> list[Affordance]:
+    """The options minus those whose last attempt did nothing from the very situation they stand in now (the
+    world's `situation` token, equal to what its skill book reported as `unchanged`); all of them when only
+    waiting, stepping aside or a message would be left. Once the agent holds something else or the target has
+    changed, the token differs and the action is offered again."""
+    def kept_anyway(option: Affordance) -> bool:
+        return _idle(option) or _is_message(option)
+
+    kept = [o for o in options if kept_anyway(o) or not episodic.did_nothing(o.text, o.situation)]
+    return kept if any(not kept_anyway(o) for o in kept) else options
+
+
 @node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
       writes=(ACTIONS, OPTIONS, FACTS), params=ListParams,
       adds_facts=lambda params: ("option_notes",) if params.distances else ())
@@ -80,13 +103,19 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
 
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
-    finished is left off; with `skip_claimed`, what a partner said it goes for."""
+    finished is left off; with `skip_claimed`, what a partner said it goes for; with `skip_ineffective`, what did
+    nothing when last tried from the situation it still stands in."""
     affordances = ctx.resources.affordances
     assert affordances is not None, "planning.list_actions ran without the world's affordances"
     options = affordances.available(ctx.belief, message=state.get("message"))
     options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
     if ctx.params.skip_claimed:
         options = without_claimed(options)
+    if ctx.params.skip_ineffective:
+        listed, options = options, without_ineffective(options, ctx.memory.episodic)
+        if ctx.tracer is not None and len(options) < len(listed):
+            kept = set(map(id, options))
+            ctx.tracer.event("left_off", node=ctx.name, ineffective=[o.text for o in listed if id(o) not in kept])
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
     if ctx.params.distances:
         update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(options)}
@@ -151,13 +180,6 @@ class ActionChoiceParams(ChoiceParams):
     idle_unasked: list[int] = Field(default_factory=list, description="team positions (0: the first agent) that "
                                     "take the wait option without a call when every option only waits or acts on no "
                                     "target (LLM-Co: [1], its second cook, offered only `wait.` and `move away.`)")
-
-
-def _idle(option: Affordance) -> bool:
-    """Waits, or acts on no target (a step aside): nothing in it a planner could weigh against another."""
-    return option.group == AffordanceGroup.WAIT or (
-        option.group != AffordanceGroup.COMMUNICATE and option.target_id is None and option.target_name is None
-        and not option.target_ids)
 
 
 def wait_index(options: list[Affordance]) -> int | None:

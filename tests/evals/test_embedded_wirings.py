@@ -47,8 +47,8 @@ def test_the_rows_are_each_wiring_in_each_world_its_spec_plays_plus_the_distille
     assert rows - {(w, world, "local", w) for w, world in on_default} == {
         ("coela", "cwah", "local-coop", "coela-lite"), ("coela", "cwah", "local-coop-brief", "coela-brief"),
         ("coela", "tdw-mat", "local-coop-tdw", "coela-lite"),
-        ("llmco", "overcooked", "local-coop-kitchen", "llmco-lite"),
-        ("llmco", "overcooked", "local-coop-llmco", "llmco")}
+        ("llmco", "overcooked", "local-coop-kitchen", "llmco-lite-steady"),
+        ("llmco", "overcooked", "local-coop-llmco", "llmco-steady")}
     assert [r.wiring for r in plan_rows()] == sorted((r.wiring for r in plan_rows()),
                                                     key=["coela", "capo", "reveca", "llmco"].index)
     assert Row("coela", "tdw-mat", "local-coop-tdw", "coela-lite").profile_text == \
@@ -114,8 +114,8 @@ def test_the_table_has_a_measured_row_per_profile_and_resumes_without_running_ag
     text = build_table(settings, say=said.append).markdown()
     assert HEAD in text and "Published wirings on the embedded default (budget 30 min an episode)" in text
     rows = _cells(text)
-    assert [r[2] for r in rows] == ["local (default)", "local-coop-kitchen (distilled; plays llmco-lite)",
-                                    "local-coop-llmco (distilled; plays llmco)"]
+    assert [r[2] for r in rows] == ["local (default)", "local-coop-kitchen (distilled; plays llmco-lite-steady)",
+                                    "local-coop-llmco (distilled; plays llmco-steady)"]
     for cells in rows:
         assert cells[:2] == ["llmco", "overcooked"] and cells[3] == "2"
         assert cells[4].startswith("score ") and cells[4].endswith("(n=2, deterministic)")

@@ -153,3 +153,19 @@ def test_with_an_expert_share_the_greedy_cook_takes_over_at_some_choices_without
     again = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
                              horizon=40, learner_lm=scripted_lm(["Action: wait."] * 400), expert_share=0.5)
     assert [r["followed"] for r in again] == [r["followed"] for r in rollin]
+
+
+def test_a_rollin_through_a_steady_variant_leaves_off_what_just_did_nothing_as_play_does() -> None:
+    """The recorder hears the skill book's no-effect report, so the list a steady variant renders for a point is
+    the list it would show in play: a load that did nothing at the unchanged pot is left off, in llmco-lite it
+    stays."""
+    def loads(spec: str) -> list[dict[str, Any]]:
+        script = ["Action: pick up plate from p0."] + ["Action: load soup on plate from c0."] * 100
+        rollin = layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(spec),
+                                  horizon=40, learner_lm=scripted_lm(script))
+        return [r for r in rollin if r["agent"] == "alice" and "place plate on k1." in r["options"]]
+
+    assert all("load soup on plate from c0." in r["options"] for r in loads("llmco-lite"))
+    steady = loads("llmco-lite-steady")
+    assert steady[0]["followed"] == "load soup on plate from c0."
+    assert any("load soup on plate from c0." not in r["options"] for r in steady)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pickle
+
 import pytest
 
 from coopgraph.envs.protocol import SkillStatus
@@ -69,3 +71,28 @@ def test_a_message_cannot_break_out_of_its_quotation() -> None:
     assert rendered.startswith('[step 3] bob: "')
     assert json.loads(rendered.split("bob: ", 1)[1]) == hostile  # the quotation holds the text exactly
     assert DialogueLine("bob", "I found <apple> (3).", 1).render() == 'bob: "I found <apple> (3)."'
+
+
+def test_the_last_attempt_that_did_nothing_is_kept_beyond_the_window_until_one_has_an_effect() -> None:
+    memory = EpisodicMemory(max_actions=1, max_messages=0)
+    memory.note_effect("place onion in c0.", "holding onion; c0: 3 onions")
+    memory.add_action("wait.", 1, "done")
+    memory.add_action("wait.", 2, "done")  # the window has moved on; the record has not
+    assert memory.did_nothing("place onion in c0.", "holding onion; c0: 3 onions")
+    assert not memory.did_nothing("place onion in c0.", "holding onion; c0: 2 onions")  # the pot changed
+    assert not memory.did_nothing("wait.", None) and not memory.did_nothing("place onion in c0.", None)
+    restored = pickle.loads(pickle.dumps(memory))
+    assert restored.did_nothing("place onion in c0.", "holding onion; c0: 3 onions")
+    memory.note_effect("place onion in c0.", None)  # this time it did something
+    assert not memory.did_nothing("place onion in c0.", "holding onion; c0: 3 onions")
+    restored.clear()
+    assert not restored.did_nothing("place onion in c0.", "holding onion; c0: 3 onions")
+
+
+def test_a_checkpoint_from_before_the_record_existed_restores_with_none() -> None:
+    memory = EpisodicMemory()
+    state = dict(memory.__dict__)
+    del state["_no_effect"]
+    old = EpisodicMemory.__new__(EpisodicMemory)
+    old.__setstate__(state)
+    assert not old.did_nothing("x", "y") and old.max_actions == memory.max_actions

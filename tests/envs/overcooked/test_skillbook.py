@@ -6,12 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from coopgraph import envs
-from coopgraph.envs.overcooked.affordances import KitchenAffordance
+from coopgraph.envs.overcooked.affordances import KitchenAffordance, OvercookedAffordances
+from coopgraph.envs.overcooked.belief import OvercookedBelief
 from coopgraph.envs.overcooked.env import OvercookedEnv
 from coopgraph.envs.overcooked.kitchen import Kitchen
 from coopgraph.envs.overcooked.layouts import load_layout
+from coopgraph.envs.overcooked.observation import CounterView, OvercookedObservation, PotView
 from coopgraph.envs.overcooked.skillbook import ActionManager
-from coopgraph.envs.protocol import AffordanceGroup, SkillStatus, SkillStep
+from coopgraph.envs.protocol import AffordanceGroup, PrimitiveAction, SkillStatus, SkillStep
 
 # coordination_ring with the cooks placed for a head-on meeting in the top corridor: Alice at (1, 1), Bob at (3, 1).
 RING_STANDOFF = "{\n    \"grid\": \"\"\"" + "\n                ".join(["XXXPX", "X1 2P", "D X X", "O   X", "XOSXX"]) + \
@@ -124,3 +126,59 @@ def test_an_onion_for_a_full_pot_fails_there_instead_of_a_put_that_never_was() -
     assert endings[1:6:2] == [(SkillStatus.DONE, "put onion at c0")] * 3
     assert endings[7] == (SkillStatus.FAILED, "c0 is full") and step.action is not None and step.action.kind == "stay"
     assert observations["alice"].holding == "onion"  # still in hand: the pot took nothing
+
+
+def at_the_pot_with_a_plate() -> tuple[OvercookedEnv, OvercookedObservation]:
+    """cramped_room, Alice holding a plate on the pot's only side, facing it (c0 empty)."""
+    env = envs.make("overcooked", layout="cramped_room")
+    observations, _ = env.reset()
+    for move in ("south", "interact", "north", "east", "north"):
+        observations, *_ = env.step({"alice": f"[{move}]", "bob": "[stay]"})
+    return env, observations["alice"]
+
+
+def test_an_end_that_changed_nothing_is_reported_with_the_situation_the_list_shows() -> None:
+    """The typed report a planner filters on, never the English reason: the same token the belief gives the
+    option, so an unchanged kitchen compares equal."""
+    env, obs = at_the_pot_with_a_plate()
+    manager = ActionManager(Kitchen.from_layout(env.grid_layout), yields=False)
+    step = manager.next_action(directive("load soup on plate from c0."), obs)
+    assert step.status == SkillStatus.FAILED and step.unchanged == "holding plate; c0: 0 onions, not cooking, not ready"
+    belief = OvercookedBelief("alice", env.agent_info("alice"))
+    belief.update(obs)
+    assert belief.situation("c0") == step.unchanged
+    loaded = [o for o in OvercookedAffordances().available(belief) if o.text == "load soup on plate from c0."]
+    assert [o.situation for o in loaded] == [step.unchanged]
+    full = obs.model_copy(update={"holding": "onion", "pots": [PotView(position=(2, 0), onions=3, cooking=True)]})
+    step = manager.next_action(directive("place onion in c0."), full)
+    assert step.status == SkillStatus.FAILED and step.unchanged == "holding onion; c0: 3 onions, cooking, not ready"
+    ready = obs.model_copy(update={"pots": [PotView(position=(2, 0), onions=3, ready=True)]})
+    step = manager.next_action(directive("load soup on plate from c0."), ready)
+    assert step.status == SkillStatus.DONE and step.unchanged is None  # the soup goes on the plate
+
+
+def test_an_interact_the_world_will_ignore_ends_done_as_before_but_says_it_did_nothing() -> None:
+    """A pick-up from a counter a partner has just emptied: LLM-Co's manager interacts and calls it done (the
+    status stays, the behaviour traces with it); the report says nothing changed, and the world agrees."""
+    env = envs.make("overcooked", layout="cramped_room")
+    observations, _ = env.reset()
+    kitchen = Kitchen.from_layout(env.grid_layout)
+    counter = kitchen.labels[(0, 2)]  # west of Alice's start
+    facing = observations["alice"].model_copy(update={"facing": "west"})
+    manager = ActionManager(kitchen, yields=False)
+    step = manager.next_action(directive(f"pick up onion from {counter}."), facing)
+    assert (step.status, step.action) == (SkillStatus.DONE, PrimitiveAction(kind="interact"))
+    assert step.unchanged == f"holding nothing; {counter}: empty"
+    laden = facing.model_copy(update={"counters": [CounterView(position=(0, 2), item="onion")]})
+    assert manager.next_action(directive(f"pick up onion from {counter}."), laden).unchanged is None
+    assert manager.next_action(directive("pick up onion from o0."), facing).unchanged is None  # still walking
+
+
+def test_a_directive_that_cannot_reach_its_target_is_not_reported_as_doing_nothing() -> None:
+    """Blocked by the partner: that depends on where the partner stands, not on what the directive acts on."""
+    env, obs = at_the_pot_with_a_plate()
+    manager = ActionManager(Kitchen.from_layout(env.grid_layout), yields=False)
+    elsewhere = obs.model_copy(update={"position": (1, 1), "partners": [obs.partners[0].model_copy(
+        update={"position": (2, 1)})]})
+    step = manager.next_action(directive("load soup on plate from c0."), elsewhere)
+    assert step.status == SkillStatus.FAILED and step.unchanged is None
