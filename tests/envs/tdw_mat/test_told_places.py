@@ -178,3 +178,43 @@ def test_a_remembered_position_outside_the_believed_room_is_not_walked_to(env: T
                       room_id=OFFICE, target_ids=(loaf.id,))
     status, kinds = _run_grab(env, plan, belief, skills)
     assert status == "done" and loaf.holder == "alice" and kinds.count("grasp") == 1
+
+
+def test_a_coela_lite_planner_told_a_wrong_room_is_offered_that_grab_once() -> None:
+    """Through the graph (its belief and skill book come back from each step's checkpoint): Bob says the loaf is in
+    the <Livingroom>; it is in the <Kitchen>. Alice, whose model wants only that grab (else exploring where she
+    is), walks to the living room's centre, does not see it, and is not offered the grab again until she sees it
+    (before, she was offered it on every decision and never left the living room)."""
+    import re
+    from typing import Any
+
+    from coopgraph.graphs.loader import GRAPHS_DIR, load_spec
+    from coopgraph.runtime.graph_agent import GraphAgent
+    from coopgraph.testing import scripted_lm
+
+    env = make_env("train/0")
+    loaf = things(env, "target")[0]
+    grab, offered = f"[gograb] <{loaf.name}> ({loaf.id})", []
+
+    def insist(messages: list[Any], kwargs: dict[str, Any]) -> str:
+        options = dict((text, letter) for letter, text in re.findall(r"^([A-Z]{1,2})\. (.*)$",
+                                                                      str(messages[-1].content), re.MULTILINE))
+        offered.append(grab in options)
+        explore = next((letter for text, letter in options.items() if text.startswith("[explore]")), None)
+        return f"Answer: {options.get(grab, explore or next(iter(options.values()), 'A'))}"
+
+    alice = GraphAgent(load_spec(GRAPHS_DIR / "variants" / "coela-lite.yaml", env="tdw-mat"), lm=scripted_lm(insist),
+                       vector_memory=False)
+    alice.reset("alice", env.agent_info("alice"), 0)
+    said = f"The <{loaf.name}> ({loaf.id}) is in the <Livingroom> (2000)."
+    obs, *_ = env.step({"alice": "[wait]", "bob": PrimitiveAction(kind="send_message", message=said)})
+    while not obs["alice"].ready:
+        obs, *_ = env.step({"bob": "[wait]"})
+    for _ in range(150):  # until she walks into the kitchen, where she sees the loaf and is rightly offered it
+        if obs["alice"].room_id == loaf.room_id:
+            break
+        obs, *_ = env.step({"alice": alice.act(obs["alice"]), "bob": "[wait]"})
+        while not obs["alice"].ready:
+            obs, *_ = env.step({"bob": "[wait]"})
+    assert offered[0] and not any(offered[1:]) and len(offered) > 3
+    assert env.world.agents["alice"].invalid_actions == 0
