@@ -90,6 +90,7 @@ class Partner:
     room_id: int | None = None
     position: Point | None = None
     holding: list[int] = field(default_factory=list)
+    holding_all: list[int] = field(default_factory=list)  # its hands and what is in a container it holds
     last_seen_step: int = -1
     last_heard_step: int = -1
 
@@ -155,6 +156,7 @@ class TDWBelief:
             view = self.partners.setdefault(partner.agent_id, Partner(partner.agent_id, partner.name))
             view.room_id, view.position, view.last_seen_step = partner.room_id, partner.position, obs.time
             view.holding = [o.id for o in partner.holding if o.inside is None]
+            view.holding_all = [o.id for o in partner.holding]
         for known in self.objects.values():
             if known.kind == "item" and self.in_goal_zone(known.position, known.room_id):
                 self.transported.add(known.id)
@@ -359,6 +361,13 @@ class TDWBelief:
         """Known targets not transported, not held by anyone, not in a container, at a known place: what may be
         grasped."""
         return [o for o in self.goal_objects() if o.held_by is None and o.inside is None and o.room_id is not None]
+
+    def in_partner_hands(self, known: Known) -> bool:
+        """A partner was last seen holding it (or a container it is in), no earlier than it was last seen itself:
+        the detector may miss a thing in a partner's hands while it sees the partner. RHP, whose reference code
+        knows only what its detector registers, does not read this; the kit's list does."""
+        return any(known.id in p.holding_all and p.last_seen_step >= known.last_seen_step
+                   for p in self.partners.values())
 
     def free_containers(self) -> list[Known]:
         """Containers not held, at a known place outside the goal zone (one left there is out of play)."""

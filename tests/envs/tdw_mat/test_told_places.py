@@ -218,3 +218,18 @@ def test_a_coela_lite_planner_told_a_wrong_room_is_offered_that_grab_once() -> N
             obs, *_ = env.step({"bob": "[wait]"})
     assert offered[0] and not any(offered[1:]) and len(offered) > 3
     assert env.world.agents["alice"].invalid_actions == 0
+
+
+def test_a_target_seen_in_a_partners_hands_is_not_offered_though_the_detector_missed_it() -> None:
+    """The go-grab ends at once, with no world action, when a partner in view holds its object. The detector may
+    miss the object while it sees the partner (food's `p_miss` 0.845; here 1.0), so the belief takes the partner's
+    hands as a sighting; before, the told place stayed listed and the grab was chosen while Bob stood in view."""
+    misses = {"food": 1.0, "stuff": 1.0, "container": 0.15, "bed": 0.0, "agent": 0.0}
+    env = make_env("train/0", perception="detector", p_miss=misses)
+    loaf = things(env, "target")[0]
+    place(env, "alice", (-1.5, -2.78), heading=90.0)  # the <Livingroom>, facing east
+    place(env, "bob", (1.5, -2.78))  # 3 m ahead of her, holding the loaf
+    env.world.agents["bob"].hands[0], loaf.holder = loaf.id, "bob"
+    alice = ToldInsister(loaf, loaf.room_id)
+    _play(env, alice, Idle())
+    assert alice.chosen <= FEW
