@@ -14,8 +14,10 @@ too far) while the belief placed it within reach of the agent forgets its place,
 seen in the agent's view (with the detector, only within `NEAR`) where a remembered object is not seen is
 forgotten, as CoELA's semantic map is rebuilt from each frame: at once with the oracle, which misses nothing;
 with the detector, which misses an object on any look with its class's `p_miss`, once so many looks have missed it
-that it would still be there with a chance under `STILL_THERE_BELOW`. The object is still known, at an unknown
-place, and an unknown place is listed nowhere.
+that it would still be there with a chance under `STILL_THERE_BELOW`. A place told by a partner is a room, looked
+for from its centre: standing within `TOLD_LOOK_WITHIN` of it without seeing the object forgets it there and rules
+that room out until a sighting or a message sent after the look. The object is still known, at an unknown place,
+and an unknown place is listed nowhere.
 """
 
 from __future__ import annotations

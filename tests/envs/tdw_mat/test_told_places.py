@@ -54,10 +54,11 @@ class ToldInsister(Insister):
         self.kit.belief.note_told(self.thing.id, self.thing.name, "item", self.room_id)
 
 
-def test_an_insister_told_a_wrong_room_chooses_the_grab_a_few_times_not_thousands() -> None:
-    env = make_env("train/0")
-    apple = things(env, "target")[0]
-    alice = ToldInsister(apple, _other_room(env, apple))
+@pytest.mark.parametrize("episode", ["train/0", "train/13", "test/0", "test/14"])
+def test_an_insister_told_a_wrong_room_chooses_the_grab_a_few_times_not_thousands(episode: str) -> None:
+    env = make_env(episode)
+    target = things(env, "target")[0]
+    alice = ToldInsister(target, _other_room(env, target))
     run_episode(env, [alice, make_partner("rhp")], seed=0)
     assert 1 <= alice.chosen <= FEW
 
