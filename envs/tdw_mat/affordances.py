@@ -6,7 +6,8 @@ container; 3. with both hands full, a container not yet full and a target: put t
 current room unless it is explored `all`. Costs are frames, distances metres. A grab of what a partner said it
 goes to grab carries that partner's `announced` claim. `observed` (the `observed_actions` capability) adds the
 grabs `available` leaves out: free targets seen whose count is already met, and containers while one is held.
-Neither offers what the belief knows at no place (taken by someone, or gone from where it was seen).
+Neither offers what the belief knows at no place (taken by someone, or gone from where it was seen), nor what a
+partner was last seen holding (`in_partner_hands`: the go-grab would end at once, with no world action).
 """
 
 from __future__ import annotations
@@ -27,9 +28,10 @@ class TDWAffordances:
         held = [belief.objects[i] for i in belief.hand_items if i in belief.objects]
         containers_held = [o for o in held if o.kind == "container"]
         if len(held) < belief.hands:
-            options += [self._grab(belief, o) for o in belief.free_targets()]
+            options += [self._grab(belief, o) for o in belief.free_targets() if not belief.in_partner_hands(o)]
             if not containers_held:
-                options += [self._grab(belief, o) for o in belief.free_containers()]
+                options += [self._grab(belief, o) for o in belief.free_containers()
+                            if not belief.in_partner_hands(o)]
         targets_held = [o for o in held if o.kind == "item"]
         if len(held) == belief.hands and containers_held and targets_held:
             container, target = containers_held[0], targets_held[0]
@@ -71,7 +73,7 @@ class TDWAffordances:
         extra = [o for o in sorted(belief.objects.values(), key=lambda o: o.id)
                  if o.kind in ("item", "container") and o.id not in listed and o.held_by is None and o.inside is None
                  and o.room_id is not None and o.id not in belief.transported
-                 and not belief.in_goal_zone(o.position, o.room_id)]
+                 and not belief.in_goal_zone(o.position, o.room_id) and not belief.in_partner_hands(o)]
         return [self._grab(belief, o) for o in extra]
 
     @staticmethod

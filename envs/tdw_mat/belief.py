@@ -14,8 +14,10 @@ too far) while the belief placed it within reach of the agent forgets its place,
 seen in the agent's view (with the detector, only within `NEAR`) where a remembered object is not seen is
 forgotten, as CoELA's semantic map is rebuilt from each frame: at once with the oracle, which misses nothing;
 with the detector, which misses an object on any look with its class's `p_miss`, once so many looks have missed it
-that it would still be there with a chance under `STILL_THERE_BELOW`. The object is still known, at an unknown
-place, and an unknown place is listed nowhere.
+that it would still be there with a chance under `STILL_THERE_BELOW`. A place told by a partner is a room, looked
+for from its centre: standing within `TOLD_LOOK_WITHIN` of it without seeing the object forgets it there and rules
+that room out until a sighting or a message sent after the look. The object is still known, at an unknown place,
+and an unknown place is listed nowhere.
 """
 
 from __future__ import annotations
@@ -42,6 +44,9 @@ SOMEONE = "someone"
 #: A remembered place whose object went unseen on looks that together had less than this chance of all missing it
 #: is forgotten (the oracle: the first look; the detector's food, p_miss 0.845: 18 looks; its stuff: 44).
 STILL_THERE_BELOW = 0.05
+#: A place told by a partner is a room, not a spot: the skill book's go-grab looks for the object from within this
+#: many metres of the room's centre, and standing there without seeing it is what rules the room out.
+TOLD_LOOK_WITHIN = 1.0
 
 
 @dataclass
@@ -87,6 +92,7 @@ class Partner:
     room_id: int | None = None
     position: Point | None = None
     holding: list[int] = field(default_factory=list)
+    holding_all: list[int] = field(default_factory=list)  # its hands and what is in a container it holds
     last_seen_step: int = -1
     last_heard_step: int = -1
 
@@ -118,6 +124,7 @@ class TDWBelief:
         self._turns_here = 0
         self._baseline: tuple[set[int], int] | None = None
         self._unseen_looks: dict[int, int] = {}  # object id -> looks at its believed place that missed it
+        self._not_found: dict[tuple[int, int], int] = {}  # (object id, room id) -> frame a told place was found empty
         self._last_look = -1
 
     # ------------------------------------------------------------------------------------------- updating
@@ -144,11 +151,14 @@ class TDWBelief:
             self._note(obj.id, obj.name, obj.kind, obs.room_id, obs.position, obj.inside, self.agent_id)
         for obj in obs.visible_objects:
             self._note(obj.id, obj.name, obj.kind, obj.room_id, obj.position, obj.inside, obj.held_by)
-        self._forget_unseen({o.id for o in obs.holding} | {o.id for o in obs.visible_objects})
+        seen = {o.id for o in obs.holding} | {o.id for o in obs.visible_objects}
+        self._forget_unseen(seen)
+        self._rule_out_told(seen)
         for partner in obs.partners:
             view = self.partners.setdefault(partner.agent_id, Partner(partner.agent_id, partner.name))
             view.room_id, view.position, view.last_seen_step = partner.room_id, partner.position, obs.time
             view.holding = [o.id for o in partner.holding if o.inside is None]
+            view.holding_all = [o.id for o in partner.holding]
         for known in self.objects.values():
             if known.kind == "item" and self.in_goal_zone(known.position, known.room_id):
                 self.transported.add(known.id)
@@ -209,6 +219,19 @@ class TDWBelief:
             else:
                 self._unseen_looks[known.id] = looks
 
+    def _rule_out_told(self, seen: set[int]) -> None:
+        """Negative evidence for a told place, where a go-grab looks for it: standing within `TOLD_LOOK_WITHIN` of
+        the centre of the room a partner said an object is in, and not seeing it (the distance alone, as the skill
+        book measures it). The go-grab ends there with no world action, so no refusal would teach anything, and the
+        grab would be listed again and again."""
+        for known in list(self.objects.values()):
+            room = self.rooms.get(known.room_id) if known.room_id is not None else None
+            if (room is None or known.source != "told" or known.id in seen or known.kind == "surface"
+                    or known.id in self.transported):
+                continue
+            if distance(self.position, room.center) <= TOLD_LOOK_WITHIN:
+                self.note_not_found(known.id, room.id)
+
     def _miss_rate(self, known: Known) -> float:
         """The chance one look misses this object where it is: none for the oracle, its class's `p_miss` for the
         detector (targets are of the episode's task's class)."""
@@ -220,17 +243,35 @@ class TDWBelief:
               inside: int | None, held_by: str | None, source: str = "seen") -> None:
         known = self.objects.get(object_id) or Known(object_id, name, kind)
         known.room_id, known.position, known.inside, known.held_by = room_id, position, inside, held_by
+        if source == "seen":  # a sighting is newer evidence than any place found empty
+            self._not_found = {k: t for k, t in self._not_found.items() if k[0] != object_id}
         known.source, known.last_seen_step = source, self.time
         self.objects[object_id] = known
 
-    def note_told(self, object_id: int, name: str, kind: str, room_id: int | None) -> None:
-        """A partner said where an object is; what this agent saw itself overrides it, unless it has lost track of
-        it (it looked there and the object was gone); one it knows is taken stays taken until seen free."""
+    def note_told(self, object_id: int, name: str, kind: str, room_id: int | None, step: int | None = None) -> None:
+        """A partner said (at frame `step`) where an object is; what this agent saw itself overrides it, unless it
+        has lost track of it (it looked there and the object was gone); one it knows is taken stays taken until
+        seen free. A room where this agent looked for the object and did not find it (`note_not_found`) is taken
+        again only from a message sent after that look."""
         known = self.objects.get(object_id)
         if known is not None and known.source == "seen" and (known.room_id is not None or known.held_by is not None):
             return
+        found_empty = self._not_found.get((object_id, room_id)) if room_id is not None else None
+        if found_empty is not None and (step is None or step <= found_empty):
+            return
         position = self.rooms[room_id].center if room_id in self.rooms else None
         self._note(object_id, name, kind, room_id, position, None, None, source="told")
+
+    def note_not_found(self, object_id: int, room_id: int) -> None:
+        """The object was looked for where it is believed, in `room_id`, and not seen: the place is wrong. It is
+        forgotten (listed nowhere) and that room stays ruled out for it until it is seen or a newer message tells
+        it."""
+        known = self.objects.get(object_id)
+        if known is None or known.room_id != room_id or known.held_by is not None:
+            return
+        known.room_id = known.position = known.inside = None
+        self._unseen_looks.pop(object_id, None)
+        self._not_found[(object_id, room_id)] = self.time
 
     def in_goal_zone(self, position: Point | None, room_id: int | None) -> bool:
         if position is None or room_id is None or room_id not in self.rooms:
@@ -322,6 +363,13 @@ class TDWBelief:
         """Known targets not transported, not held by anyone, not in a container, at a known place: what may be
         grasped."""
         return [o for o in self.goal_objects() if o.held_by is None and o.inside is None and o.room_id is not None]
+
+    def in_partner_hands(self, known: Known) -> bool:
+        """A partner was last seen holding it (or a container it is in), no earlier than it was last seen itself:
+        the detector may miss a thing in a partner's hands while it sees the partner. RHP, whose reference code
+        knows only what its detector registers, does not read this; the kit's list does."""
+        return any(known.id in p.holding_all and p.last_seen_step >= known.last_seen_step
+                   for p in self.partners.values())
 
     def free_containers(self) -> list[Known]:
         """Containers not held, at a known place outside the goal zone (one left there is out of play)."""

@@ -40,13 +40,13 @@ def read_message(belief: TDWBelief, message: Message) -> None:
         if _TRANSPORTED.search(sentence) and not _INTENT.search(sentence):
             for name, object_id in things:
                 if any(p.object_name == name for p in belief.goal):
-                    belief.note_told(object_id, name, "item", belief.plan.bed_room)
+                    belief.note_told(object_id, name, "item", belief.plan.bed_room, message.step)
                     belief.transported.add(object_id)
             continue
         if len(rooms) == 1 and not _INTENT.search(sentence):
             for name, object_id in things:
                 kind = "item" if any(p.object_name == name for p in belief.goal) else "container"
-                belief.note_told(object_id, name, kind, rooms[0])
+                belief.note_told(object_id, name, kind, rooms[0], message.step)
 
 
 def make_kit(env_info: TDWAgentInfo) -> AgentKit:

@@ -6,12 +6,15 @@
   only the agent's first explore turns, as the reference code does (a typo keeps later ones from rotating);
 - go grasp: walk to within 1 m of the object and into its room, then grasp; an object that near but behind a wall
   (believed in another room) is walked to on, through the door if one is on the way, as the arm does not reach
-  through walls;
+  through walls. A target known only by its room (told by a partner) is walked to by the room's centre until it
+  is in view; one still not in view there ends the grab with no world action, and the belief, which has seen the
+  same (`TOLD_LOOK_WITHIN`), has forgotten that place, so the grab is not listed again. A position
+  remembered from an earlier sighting that lies outside the room the belief now places the object in is stale and
+  not walked to;
 - put in: one put-in;
 - transport: walk to within 1.5 m of the bed and into its room, then drop one hand per event;
 - send a message.
-Positions of objects come from what the skill book has been shown; a target known only by its room is walked
-to by the room's centre until it is in view.
+Positions of objects come from what the skill book has been shown.
 """
 
 from __future__ import annotations
@@ -28,6 +31,7 @@ from coopgraph.envs.protocol import (
     SkillStep,
 )
 from coopgraph.envs.tdw_mat.affordances import EXPLORE, GOTO, GRAB, PUT, TRANSPORT
+from coopgraph.envs.tdw_mat.belief import TOLD_LOOK_WITHIN
 from coopgraph.envs.tdw_mat.floorplan import FloorPlan, distance
 from coopgraph.envs.tdw_mat.navigation import steer
 
@@ -141,17 +145,25 @@ class TDWSkillBook:
         for partner in obs.partners:
             if any(o.id == target_id for o in partner.holding):
                 return _end(SkillStatus.INTERRUPTED, f"{partner.name} has taken <{plan.target_name}>")
-        position = self.positions.get(target_id or -1)
+        position = self._position(plan)
         if position is None:
             room = self.plan.rooms.get(plan.room_id or -1)
             if room is None:
                 return _end(SkillStatus.FAILED, f"where <{plan.target_name}> ({target_id}) is, is unknown")
-            if distance(obs.position, room.center) <= ARRIVE_WITHIN:
+            if distance(obs.position, room.center) <= TOLD_LOOK_WITHIN:
                 return _end(SkillStatus.FAILED, f"<{plan.target_name}> ({target_id}) is not in sight")
             return self._walk(obs, room.center)
         if distance(obs.position, position) <= GRASP_WITHIN and not self._behind_wall(obs, plan):
             return _run(PrimitiveAction(kind="grasp", target_id=target_id, target_name=plan.target_name))
         return self._walk(obs, position)
+
+    def _position(self, plan: Affordance) -> Point | None:
+        """Where the object was last shown, unless that lies outside the room the belief places it in now (told
+        of a move since): the belief's room is newer, and walking to the old spot would never reach it."""
+        position = self.positions.get(plan.target_id if plan.target_id is not None else -1)
+        if position is not None and plan.room_id is not None and self.plan.room_of(position) != plan.room_id:
+            return None
+        return position
 
     @staticmethod
     def _behind_wall(obs: HouseObservation, plan: Affordance) -> bool:
