@@ -116,11 +116,12 @@ MODEL_FILES["local-coop-brief"] = replace(
     description="Gemma 3 270M + a LoRA adapter distilled from MHP decisions on coela-brief's short prompt")
 # The kitchen planner: distilled from the greedy cook's choices on llmco-lite's prompt (LLM-Co's state and feasible
 # actions, the action alone as the reply), on every two-cook layout of LLM-Co's set but the paper's seven, then
-# DAgger rounds on the states it reached itself; round 3 (2026-11-26), shipped: its round-1 self drove Alice through
-# llmco-lite-steady on 18 of LLM-Co's 33 training layouts and coopgraph's 12 training kitchens (the greedy cook labelling every
-# state, 20% of the choices its), 430 of its own distinct states + 170 greedy points, 600 pairs (docs/methods/llmco.md,
-# "Round 3"). It plays llmco-lite-steady, llmco-lite's prompt byte for byte with a directive that just did nothing left off the list
-# (issue 38: at temperature 0 it repeated one from an unchanged kitchen to the horizon).
+# DAgger rounds on the states it reached itself. Round 3 (2026-11-26, shipped): its round-1 self drove Alice
+# through llmco-lite-steady on 18 of LLM-Co's 33 training layouts and coopgraph's 12 training kitchens, the greedy
+# cook labelling every state (and taking 20% of the choices); 430 of its own distinct states + 170 greedy points,
+# 600 pairs (docs/methods/llmco.md, "Round 3"). It plays llmco-lite-steady, llmco-lite's prompt byte for byte with
+# a directive that just did nothing left off the list (issue 38: at temperature 0 it repeated one from an
+# unchanged kitchen to the horizon).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
     adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite-steady", world="overcooked",
