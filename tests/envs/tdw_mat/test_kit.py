@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from coopgraph.envs import agent_kit
 from coopgraph.envs.protocol import Message, SkillStatus
 from coopgraph.envs.tdw_mat.belief import Known
@@ -113,7 +115,6 @@ def test_go_grasp_walks_round_a_wall_to_an_object_just_behind_it() -> None:
     """Within a metre of an object on the far side of a wall, the skill walks through the door first: a grasp from
     here is refused at once, and a planner repeating the grab was refused frame after frame (a learner's roll-in
     asked its model ~2,500 times in one episode)."""
-    from coopgraph.envs.protocol import Affordance, AffordanceGroup
     from tests.envs.tdw_mat.conftest import make_env
 
     env = make_env("train/3")  # 1a_1_1/food: a loaf of bread by the wall between the kitchen and a living room
@@ -124,18 +125,7 @@ def test_go_grasp_walks_round_a_wall_to_an_object_just_behind_it() -> None:
                                               (body.position[1] - bread.position[1]) ** 2) ** 0.5 < 1.0
     kit = _kit(env)
     kit.skillbook.positions[bread.id] = bread.position  # seen before, from its own room
-    plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=bread.id, target_name=bread.name,
-                      room_id=bread.room_id, target_ids=(bread.id,))
-    obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
-    kinds = []
-    for _ in range(300):
-        step = kit.skillbook.next_action(plan, obs["alice"])
-        if step.status != SkillStatus.RUNNING:
-            break
-        kinds.append(step.action.kind)
-        obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
-        while not obs["alice"].ready:
-            obs, *_ = env.step({"bob": "[wait]"})
+    step, kinds = _drive_go_grasp(env, kit, bread, limit=300)
     assert step.status == SkillStatus.DONE and bread.holder == "alice"
     assert kinds.count("grasp") == 1 and kinds[-1] == "grasp" and body.invalid_actions == 0
     assert "move_forward" in kinds and body.room_id == bread.room_id  # it went through the door first
@@ -145,7 +135,6 @@ def test_go_grasp_walks_into_the_objects_room_where_no_door_lies_between() -> No
     """In scene 2's hallway (no room in CoELA) a point belongs to the nearest room's box, so two points a step
     apart may belong to two rooms with no door between them. Within a metre of an object believed in another
     room, the skill walks on into that room instead of a grasp the world refuses as "in another room"."""
-    from coopgraph.envs.protocol import Affordance, AffordanceGroup
     from tests.envs.tdw_mat.conftest import make_env
 
     env = make_env("test/2a_0_0/food")
@@ -156,11 +145,21 @@ def test_go_grasp_walks_into_the_objects_room_where_no_door_lies_between() -> No
     assert body.room_id != apple.room_id and env.plan.route(body.position, apple.position) == [apple.position]
     kit = _kit(env)
     kit.skillbook.positions[apple.id] = apple.position
-    plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=apple.id, target_name=apple.name,
-                      room_id=apple.room_id, target_ids=(apple.id,))
+    step, kinds = _drive_go_grasp(env, kit, apple, limit=50)
+    assert step.status == SkillStatus.DONE and apple.holder == "alice" and body.invalid_actions == 0
+    assert kinds[0] == "move_forward" and kinds.count("grasp") == 1
+
+
+def _drive_go_grasp(env: Any, kit: Any, thing: Any, limit: int) -> tuple[Any, list[str]]:
+    """Alice runs one go-grasp of `thing` through her skill book (Bob waits) until it ends or `limit` actions;
+    returns the last step and the kinds of the actions she took."""
+    from coopgraph.envs.protocol import Affordance, AffordanceGroup
+
+    plan = Affordance(kind="gograb", group=AffordanceGroup.FETCH, target_id=thing.id, target_name=thing.name,
+                      room_id=thing.room_id, target_ids=(thing.id,))
     obs, *_ = env.step({"alice": "[wait]", "bob": "[wait]"})
-    kinds = []
-    for _ in range(50):
+    kinds: list[str] = []
+    for _ in range(limit):
         step = kit.skillbook.next_action(plan, obs["alice"])
         if step.status != SkillStatus.RUNNING:
             break
@@ -168,5 +167,4 @@ def test_go_grasp_walks_into_the_objects_room_where_no_door_lies_between() -> No
         obs, *_ = env.step({"alice": step.action, "bob": "[wait]"})
         while not obs["alice"].ready:
             obs, *_ = env.step({"bob": "[wait]"})
-    assert step.status == SkillStatus.DONE and apple.holder == "alice" and body.invalid_actions == 0
-    assert kinds[0] == "move_forward" and kinds.count("grasp") == 1
+    return step, kinds
