@@ -19,11 +19,12 @@ from coopgraph.envs.overcooked.upstream import Action, OvercookedGridworld, Over
 
 ONION_SOUP = {"ingredients": ["onion", "onion", "onion"]}
 COOK_TICKS = 20
+ONIONS_FOR_SOUP = 3  # the old rules: the third onion starts the soup
 SOUP_POINTS = 20
 GATE_OPEN_TICKS = 10
 #: The recipe configuration every kitchen uses (overcooked-ai keeps it process-wide on `Recipe`).
-RULES: dict[str, Any] = {"start_all_orders": [ONION_SOUP], "num_items_for_soup": 3, "cook_time": COOK_TICKS,
-                         "delivery_reward": SOUP_POINTS}
+RULES: dict[str, Any] = {"start_all_orders": [ONION_SOUP], "num_items_for_soup": ONIONS_FOR_SOUP,
+                         "cook_time": COOK_TICKS, "delivery_reward": SOUP_POINTS}
 
 
 class KitchenState(OvercookedState):

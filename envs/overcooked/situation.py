@@ -9,9 +9,8 @@ so a planner can compare the two: equal tokens mean nothing it acted on has chan
 
 from __future__ import annotations
 
+from coopgraph.envs.overcooked.mdp import ONIONS_FOR_SOUP
 from coopgraph.envs.overcooked.observation import GateView, Held, PotView
-
-ONIONS_FOR_SOUP = 3
 
 
 def situation(holding: Held | None, label: str, pot: PotView | None = None, item: Held | None = None,
