@@ -3,6 +3,7 @@
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings                  # everything, 3 episodes a row
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --wiring llmco --world overcooked --out t.md
     .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --plan     # the rows and their episodes; runs nothing
+    .venv/bin/python -m coopgraph.evals.bench.embedded_wirings --from-store --out t.md  # the table so far; runs nothing
 
 Rows come from `embedded_plan` (each of coela, capo, reveca and llmco in each world its spec plays, on `local`,
 plus the `local-coop` planner that learned a variant of it there). Before a row's episodes run, a probe times its
@@ -94,6 +95,9 @@ class Ledger:
         self.path = path
         self.data: dict[str, Any] = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
 
+    def has(self, *keys: str) -> bool:
+        return all(key in self.data for key in keys)
+
     def get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self.data:
             self.data[key] = make()
@@ -102,12 +106,20 @@ class Ledger:
         return self.data[key]
 
 
+def _expert_key(job: Job) -> str:
+    return f"expert {job.env} {json.dumps(job.env_options, sort_keys=True)} {job.episode} {job.max_steps}"
+
+
+def _probe_key(job: Job, settings: Settings) -> str:
+    # "model-time": a probe kept from before probes timed the model's computed calls only is not read back
+    return f"probe model-time {job.config_hash} {job.episode} {settings.probe_decisions}"
+
+
 def _expert_counts(ledger: Ledger, jobs: list[Job]) -> dict[str, int]:
     """Per episode, the decisions the world's expert pair takes there."""
     counts = {}
     for job in jobs:
-        key = f"expert {job.env} {json.dumps(job.env_options, sort_keys=True)} {job.episode} {job.max_steps}"
-        counts[job.episode] = int(ledger.get(key, lambda job=job: expert_decisions(  # type: ignore[misc]
+        counts[job.episode] = int(ledger.get(_expert_key(job), lambda job=job: expert_decisions(  # type: ignore[misc]
             job.env, job.episode, job.env_options, job.max_steps)))
     return counts
 
@@ -117,14 +129,23 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
     """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything)."""
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
-    # "model-time": a probe kept from before probes timed the model's computed calls only is not read back
-    found = Probe(**ledger.get(f"probe model-time {first.config_hash} {first.episode} {settings.probe_decisions}",
+    found = Probe(**ledger.get(_probe_key(first, settings),
                                lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
                                                     settings.probe_decisions,
                                                     budget_seconds(settings.budget_min)))))
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
+
+
+def kept_bound(jobs: list[Job], settings: Settings, ledger: Ledger) -> Bound | None:
+    """The bound a row failed, from what the ledger kept (None: it kept no probe, or the bound fits the budget)."""
+    first = jobs[0]
+    if not ledger.has(_probe_key(first, settings), *(_expert_key(job) for job in jobs)):
+        return None
+    bound = cheapest_bound({job.episode: int(ledger.data[_expert_key(job)]) for job in jobs},
+                           Probe(**ledger.data[_probe_key(first, settings)]))
+    return bound if bound is not None and bound.exceeds(budget_seconds(settings.budget_min)) else None
 
 
 def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: Ledger,
@@ -241,9 +262,13 @@ def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bo
             "pace": pace_text(pace)}
 
 
-def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Table:
-    """Run (or resume) every selected row and return the table."""
-    from coopgraph.evals.store import ResultStore
+def build_table(settings: Settings, *, say: Callable[[str], None] = print, run: bool = True) -> Table:
+    """Run (or resume) every selected row and return the table; with `run` false, only what the store and the
+    ledger hold (no probe, no episode), and a row with neither says it has not been run."""
+    from coopgraph.evals.store import STORE_NAME, ResultStore
+
+    if not run and not (settings.store / STORE_NAME).is_file():
+        raise ValueError(f"{settings.store} holds no eval store to read a table from")
 
     budget = budget_seconds(settings.budget_min)
     if settings.probe_decisions < 2:
@@ -262,11 +287,16 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print) -> Ta
             unit = _time_unit(world)
             for row in in_world:
                 mine = [job for job in jobs if job.team == row.label]
-                bound = run_row(row, mine, settings, store, ledger, say)
+                bound = (run_row(row, mine, settings, store, ledger, say) if run
+                         else kept_bound(mine, settings, ledger))
                 stored = stored_rows(store, mine)
                 done = [r for r in stored if r["status"] == "done"]
-                cells.append(table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit,
-                                       trace_pace(done)))
+                cell = table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit,
+                                 trace_pace(done))
+                if not run and not stored and bound is None:
+                    cell["measure"] = (f"not run yet: `--wiring {row.wiring} --world {row.world}"
+                                       f"{' --distilled-only' if row.distilled else ' --no-distilled'}` runs it")
+                cells.append(cell)
     return Table("embedded-wirings", f"Published wirings on the embedded default (budget "
                  f"{settings.budget_min:g} min an episode)", COLUMNS, cells, LEGEND)
 
@@ -310,7 +340,8 @@ def _time_unit(world: str) -> str:
         env.close()
 
 
-def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bool]:
+def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, str]:
+    """The settings, the markdown file to write, and what to do: `run`, `plan` or `stored`."""
     parser = argparse.ArgumentParser(prog="python -m coopgraph.evals.bench.embedded_wirings", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--wiring", action="append", choices=WIRINGS, help="only this wiring (repeatable)")
@@ -328,8 +359,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
     kinds.add_argument("--distilled-only", action="store_true",
                        help="only the local-coop rows (minutes each), before the default ones (up to a budget each)")
     parser.add_argument("--out", type=Path, default=None, help="also write the table to this markdown file")
-    parser.add_argument("--plan", action="store_true",
-                        help="list the rows and the episodes each would play (and how many the store has); run nothing")
+    modes = parser.add_mutually_exclusive_group()
+    modes.add_argument("--plan", action="store_true",
+                       help="list the rows and the episodes each would play (and how many the store has); run nothing")
+    modes.add_argument("--from-store", action="store_true",
+                       help="print the table from what the store and its probes hold; probe and play nothing")
     args = parser.parse_args(argv)
     if args.episodes < 1:
         parser.error(f"--episodes must be 1 or more, got {args.episodes}")
@@ -337,16 +371,16 @@ def parse_args(argv: list[str] | None = None) -> tuple[Settings, Path | None, bo
                         episodes=args.episodes, budget_min=args.budget_min, probe_decisions=args.probe_decisions,
                         store=args.store, max_steps=args.max_steps, distilled=not args.no_distilled,
                         default=not args.distilled_only)
-    return settings, args.out, args.plan
+    return settings, args.out, "plan" if args.plan else "stored" if args.from_store else "run"
 
 
 def main(argv: list[str] | None = None) -> int:
-    settings, out, plan_only = parse_args(argv)
-    if plan_only:
+    settings, out, mode = parse_args(argv)
+    if mode == "plan":
         print(plan_text(settings))
         return 0
     try:
-        table = build_table(settings, say=lambda text: print(text, file=sys.stderr))
+        table = build_table(settings, say=lambda text: print(text, file=sys.stderr), run=mode == "run")
     except ValueError as exc:
         print(f"embedded_wirings: {exc}", file=sys.stderr)
         return 2

@@ -362,3 +362,32 @@ def test_a_row_with_finished_episodes_and_one_stopped_at_the_budget_keeps_them_a
     assert cells["measure"] == ("success 100% (n=1); cannot finish in 30 min: test/1 stopped at step 120 of 250 "
                                 "after 30 min (measured; success 0% by then, partial)")
     assert cells["time"] == "60.0 (n=1) steps" and cells["invalid"] == "4 (10% of 40)"
+
+
+def test_from_store_prints_what_the_store_and_ledger_hold_and_runs_nothing(
+        kitchen_model: list[str], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    store = tmp_path / "store"
+    played = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=store, max_steps=20,
+                      distilled=False)
+    measured = _cells(build_table(played, say=lambda _: None).markdown())
+    failed = Settings(wirings=["capo"], worlds=["overcooked"], episodes=1, store=store, max_steps=20,
+                      budget_min=1e-6, probe_decisions=2)
+    bounded = _rows(build_table(failed, say=lambda _: None).markdown(), "capo")
+    kitchen_model.clear()
+    assert main(["--from-store", "--wiring", "llmco", "--wiring", "capo", "--world", "overcooked", "--episodes", "1",
+                 "--max-steps", "20", "--budget-min", "1e-6", "--probe-decisions", "2", "--store", str(store)]) == 0
+    text = capsys.readouterr().out
+    assert kitchen_model == []  # no probe, no episode
+    assert _rows(text, "capo") == bounded and bounded[0][4].startswith("cannot finish in ")
+    by_profile = {cells[2]: cells for cells in _cells(text)}
+    assert by_profile["local (default)"][4:6] == measured[0][4:6]  # the stored episode's figures
+    unrun = by_profile["local-coop-kitchen (distilled; plays llmco-lite-steady)"]
+    assert unrun[3] == "0 of 1" and unrun[4] == ("not run yet: `--wiring llmco --world overcooked --distilled-only` "
+                                                 "runs it")
+    assert main(["--from-store", "--store", str(tmp_path / "none")]) == 2
+    assert "holds no eval store to read a table from" in capsys.readouterr().err
+    assert not (tmp_path / "none").exists()
+
+
+def _rows(markdown: str, wiring: str) -> list[list[str]]:
+    return [line.strip("| ").split(" | ") for line in markdown.splitlines() if line.startswith(f"| {wiring}")]
