@@ -198,3 +198,13 @@ def test_a_rollin_in_a_kitchen_without_counters_labels_the_onion_no_pot_needs_an
     assert all(r["followed"] == "place onion in c0." and r["options"][0] == "place onion in c0." for r in stuck)
     assert {r["situation"] for r in rollin} >= {"hands empty; pots need onions", "holding onion; a pot in reach "
                                                  "needs it"}
+
+
+def test_a_rollin_through_llmco_lite_yield_asks_only_to_wait_or_step_aside_where_the_onion_has_nowhere_to_go() -> None:
+    """The choice llmco-lite-yield leaves a planner by the full pot, recorded with the greedy cook's pick."""
+    rollin = layout_decisions("coopgraph/bare_room", ["greedy", "greedy"], renderer=DecisionRenderer(
+        "llmco-lite-yield"), horizon=60, learner_lm=scripted_lm(_overfetching))
+    stuck = [r for r in rollin if r["agent"] == "alice"
+             and r["situation"] == "holding onion; no pot needs it, nowhere to set it down"]
+    idle_only = [r for r in stuck if r["options"] == ["wait.", "move away."]]
+    assert len(idle_only) > 10 and {r["expert_choice"] for r in idle_only} <= {"wait.", "move away."}
