@@ -17,6 +17,7 @@ from typing import Any
 
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
+from coopgraph.envs.overcooked.decision_situation import decision_situation
 from coopgraph.envs.overcooked.experts.cooks import GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
@@ -36,17 +37,22 @@ def layout_set(name: str) -> list[str]:
     of the seven under another name or with a cell or three changed (`paper_copy`), then coopgraph's training
     kitchens (held out by layout, so agreement on `test` is measured on kitchens the planner
     never saw); `kitchens`: coopgraph's training kitchens alone (LLM-Co's set has one passing kitchen with shared
-    counters and one gated one, the paper's seven have four)."""
+    counters and one gated one, the paper's seven have four); `gated`: the layouts of `train` with a gate, the kind
+    of the paper's two gated layouts (among them coopgraph's `bare_room*`, which like those two leave a cook no
+    counter to set an onion down on)."""
     if name == "test":
         return list(PAPER_LAYOUTS)
     names = layout_names()
     own = [n for n in names if n.startswith("coopgraph/")]
     if name == "kitchens":
         return own
+    if name == "gated":
+        return [n for n in layout_set("train") if any("G" in row for row in load_layout(n).terrain)]
     if name == "train":
         return [n for n in names if "/" not in n and paper_copy(n) is None and len(load_layout(n).starts) == 2] + own
     raise ValueError(f"unknown Overcooked layout set {name!r}; sets: train (LLM-Co's layouts but the paper's "
-                     f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), test "
+                     f"seven, and coopgraph's training kitchens), kitchens (coopgraph's training kitchens), gated "
+                     f"(the training layouts with a gate), test "
                      f"(the paper's seven: {', '.join(PAPER_LAYOUTS)})")
 
 
@@ -63,6 +69,10 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
 
     def worth_recording(self, options: list[Any]) -> bool:
         return len(options) >= 2 and not {o.text for o in options} <= _IDLE
+
+    def decision_situation(self, belief: Any) -> str | None:
+        """What the cook holds and what the kitchen needs of it (`envs/overcooked/decision_situation.py`)."""
+        return decision_situation(belief)
 
 
 def split_of(layout: str) -> str:

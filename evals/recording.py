@@ -71,6 +71,10 @@ class ChoiceRecorder:
     def worth_recording(self, options: list[Any]) -> bool:
         return len(options) >= 2
 
+    def decision_situation(self, belief: Any) -> str | None:
+        """The point's situation class, recorded as `situation` for a mix that balances over it (None: none)."""
+        return None
+
     def choose(self, belief: Any, options: list[Any]) -> Any:
         choice = super().choose(belief, options)  # type: ignore[misc]
         if not self.worth_recording(options) or self.observation is None:
@@ -139,8 +143,10 @@ def recorded_episode(env: Any, members: Sequence[Any], renderer: DecisionRendere
 def recorded_points(members: Iterable[Any], agents: list[str], renderer: DecisionRenderer, *, env: str, episode: str,
                     split: str, team: list[str]) -> list[dict[str, Any]]:
     """The recorded members' decision points as JSON-ready records, in time order. A point whose label the spec's
-    list left off is dropped (never a wrong index); `rollin` says who chose where the agent went next."""
+    list left off is dropped (never a wrong index); `rollin` says who chose where the agent went next, and
+    `situation` (where the recorder classes its points) what the point is a case of."""
     recorders = [m for m in members if isinstance(m, ChoiceRecorder)]
+    by_agent = {m.agent_id: m for m in recorders}
     driven = {m.agent_id for m in recorders if m.learner is not None}
     snapshots = sorted((s for m in recorders for s in m.snapshots),
                        key=lambda s: (s.observation.time, agents.index(s.agent), s.number))
@@ -149,6 +155,10 @@ def recorded_points(members: Iterable[Any], agents: list[str], renderer: Decisio
         seen = renderer.render(snap, agents)
         if snap.choice.text not in [o.text for o in seen.options]:
             continue
-        records.append(point_record(snap, seen, renderer, env=env, episode=episode, split=split, team=team,
-                                    rollin="learner" if snap.agent in driven else "expert"))
+        record = point_record(snap, seen, renderer, env=env, episode=episode, split=split, team=team,
+                              rollin="learner" if snap.agent in driven else "expert")
+        situation = by_agent[snap.agent].decision_situation(snap.belief)
+        if situation is not None:
+            record["situation"] = situation
+        records.append(record)
     return records

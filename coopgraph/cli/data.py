@@ -28,7 +28,8 @@ def decisions(
     env: str = typer.Option("cwah", "--env", help="environment: cwah, cwah-noisy, overcooked or tdw-mat"),
     episode_set: str = typer.Option("train", "--set", help="episode set: train or test (Overcooked: test is LLM-Co's "
                                     "seven paper layouts, train every other layout of LLM-Co's set and coopgraph's "
-                                    "training kitchens, kitchens those kitchens alone)"),
+                                    "training kitchens, kitchens those kitchens alone, gated the training "
+                                    "layouts with a gate)"),
     team: str = typer.Option(None, "--team", help="expert team: mhp / mhp-silent (recorded), other baselines "
                              "[default: mhp,mhp; Overcooked: greedy,greedy, greedy cooks recorded; TDW-MAT: "
                              "planner,planner, RHP's rules on CoELA's list, recorded]"),

@@ -3,10 +3,14 @@
 A roll-in by a planner stuck in a loop records the same state hundreds of times (the same prompt, the same label),
 and the greedy cook's own runs repeat their stalls too; sampled as they are, those copies crowd out everything
 else. The mix keeps one point per distinct (state, history, options, label), then draws a seeded number from each
-file's train split, and optionally some of the validation split for the trainer's held-out accuracy.
+file's train split, and optionally some of the validation split for the trainer's held-out accuracy. With
+`--balance` each train draw is spread evenly over the points' `situation` (what the recorder says a point is a case
+of; Overcooked: what the cook holds and what the kitchen needs of it), so a rare situation gives all its points
+before a common one gives more than its share.
 
 Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
--o MIX.jsonl [--seed 0]` (`N` may be `all`; `--learner` takes only the states a learner's roll-in reached).
+-o MIX.jsonl [--seed 0] [--balance]` (`N` may be `all`; `--learner` takes only the states a learner's roll-in
+reached).
 """
 
 from __future__ import annotations
@@ -15,6 +19,7 @@ import argparse
 import json
 import random
 import sys
+from collections import Counter, defaultdict
 from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
@@ -43,17 +48,41 @@ def distinct(points: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
-def read_points(path: Path) -> list[dict[str, Any]]:
+def numbered_points(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The file's decision points with their line numbers (for errors that name the line)."""
     points = []
     with path.open() as fh:
         for number, line in enumerate(fh, 1):
             if not line.strip():
                 continue
             try:
-                points.append(json.loads(line))
+                points.append((number, json.loads(line)))
             except json.JSONDecodeError as exc:
                 raise MixError(f"{path}:{number}: not a JSON decision point ({exc.msg})") from None
     return points
+
+
+def read_points(path: Path) -> list[dict[str, Any]]:
+    return [point for _, point in numbered_points(path)]
+
+
+def balanced(pool: list[dict[str, Any]], count: int, rng: random.Random) -> list[int]:
+    """`count` indices of `pool` spread evenly over the points' situations: each situation's points in a seeded
+    order, taken one situation after another (in name order) until `count` are taken."""
+    by_situation: dict[str, list[int]] = defaultdict(list)
+    for index, point in enumerate(pool):
+        by_situation[point["situation"]].append(index)
+    queues = []
+    for situation in sorted(by_situation):
+        indices = by_situation[situation]
+        rng.shuffle(indices)
+        queues.append(indices)
+    chosen: list[int] = []
+    while len(chosen) < count:
+        for queue in queues:
+            if queue and len(chosen) < count:
+                chosen.append(queue.pop())
+    return sorted(chosen)
 
 
 def parse_source(text: str) -> tuple[Path, int | None]:
@@ -68,24 +97,32 @@ def parse_source(text: str) -> tuple[Path, int | None]:
     return Path(path), int(count)
 
 
-def draw(path: Path, count: int | None, split: str, rng: random.Random, rollin: str | None = None
-         ) -> list[dict[str, Any]]:
+def draw(path: Path, count: int | None, split: str, rng: random.Random, rollin: str | None = None,
+         balance: bool = False) -> list[dict[str, Any]]:
     """`count` distinct points of one split of a file (only those reached by `rollin`, when given), a seeded sample
-    in file order (all of them if fewer)."""
+    in file order (all of them if fewer); with `balance`, spread evenly over their situations (`balanced`)."""
     if not path.exists():
         raise MixError(f"{path}: no such decisions file")
-    pool = distinct(p for p in read_points(path) if p.get("split") == split
-                    and (rollin is None or p.get("rollin") == rollin))
+    numbered = [(n, p) for n, p in numbered_points(path) if p.get("split") == split
+                and (rollin is None or p.get("rollin") == rollin)]
+    if balance:
+        unclassed = next((n for n, p in numbered if not isinstance(p.get("situation"), str)), None)
+        if unclassed is not None:
+            raise MixError(f"{path}:{unclassed}: this decision point has no `situation` to balance on (recorded "
+                           "before points carried one); record it again, or mix without --balance")
+    pool = distinct(p for _, p in numbered)
     if count is None or count >= len(pool):
         return pool
-    chosen = sorted(rng.sample(range(len(pool)), count))
+    chosen = balanced(pool, count, rng) if balance else sorted(rng.sample(range(len(pool)), count))
     return [pool[i] for i in chosen]
 
 
-def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[str] | None = None
-        ) -> tuple[list[dict[str, Any]], list[str]]:
+def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[str] | None = None,
+        balance: bool = False) -> tuple[list[dict[str, Any]], list[str]]:
     """The mixed points and one line per source saying how many it gave; `learner` sources give only the points a
-    learner's roll-in reached (a DAgger file also records the expert partner's own states)."""
+    learner's roll-in reached (a DAgger file also records the expert partner's own states); with `balance` the
+    train draws are spread evenly over situations, and each source's line says how many each situation gave (the
+    validation draws keep the roll-in's own proportions, so held-out accuracy is the planner's in play)."""
     rng = random.Random(seed)
     points: list[dict[str, Any]] = []
     report = []
@@ -93,9 +130,13 @@ def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[
     for split, rollin, group in groups:
         for text in group:
             path, count = parse_source(text)
-            drawn = draw(path, count, split, rng, rollin)
+            spread = balance and split == "train"
+            drawn = draw(path, count, split, rng, rollin, spread)
             points += drawn
             report.append(f"{path} ({split}{', learner states' if rollin else ''}): {len(drawn)} distinct points")
+            if spread:
+                shares = Counter(p["situation"] for p in drawn)
+                report += [f"  {n:5d}  {situation}" for situation, n in sorted(shares.items())]
     return points, report
 
 
@@ -107,9 +148,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validation", action="append", default=[], help="FILE:N of the validation split")
     parser.add_argument("-o", "--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--balance", action="store_true", help="spread each train draw evenly over the points' "
+                        "`situation` (what the cook holds and what the kitchen needs of it), rare ones first in full")
     args = parser.parse_args(argv)
     try:
-        points, report = mix(args.sources, args.validation, args.seed, args.learner)
+        points, report = mix(args.sources, args.validation, args.seed, args.learner, args.balance)
     except MixError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

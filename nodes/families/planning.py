@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any, cast
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 
 from coopgraph.envs.capabilities import Objects, ObservedAffordances
 from coopgraph.envs.protocol import Affordance, AffordanceGroup
@@ -47,6 +47,17 @@ class ListParams(BaseModel):
                                    "did nothing (as the world's skill book reports it) for as long as what it acts "
                                    "on is unchanged, unless only waiting or stepping aside would be left; off as "
                                    "published: a small planner at temperature 0 repeats it from the same state")
+    skip_ineffective_always: bool = Field(default=False, description="with `skip_ineffective`, leave such an "
+                                          "action off even when only waiting or stepping aside would be left: a "
+                                          "cook holding what no place it reaches can take (an onion by a full pot, "
+                                          "no counter free) is asked to wait or step aside instead of asking for "
+                                          "the pot again from its only access")
+
+    @model_validator(mode="after")
+    def _always_needs_skip(self) -> ListParams:
+        if self.skip_ineffective_always and not self.skip_ineffective:
+            raise ValueError("skip_ineffective_always needs skip_ineffective: true (it widens that rule)")
+        return self
 
 
 def _is_message(option: Affordance) -> bool:
@@ -83,16 +94,16 @@ def _idle(option: Affordance) -> bool:
         and not option.target_ids)
 
 
-def without_ineffective(options: list[Affordance], episodic: Any) -> list[Affordance]:
+def without_ineffective(options: list[Affordance], episodic: Any, always: bool = False) -> list[Affordance]:
     """The options minus those whose last attempt did nothing from the very situation they stand in now (the
     world's `situation` token, equal to what its skill book reported as `unchanged`); all of them when only
-    waiting, stepping aside or a message would be left. Once the agent holds something else or the target has
-    changed, the token differs and the action is offered again."""
+    waiting, stepping aside or a message would be left, unless `always`. Once the agent holds something else or
+    the target has changed, the token differs and the action is offered again."""
     def kept_anyway(option: Affordance) -> bool:
         return _idle(option) or _is_message(option)
 
     kept = [o for o in options if kept_anyway(o) or not episodic.did_nothing(o.text, o.situation)]
-    return kept if any(not kept_anyway(o) for o in kept) else options
+    return kept if always or any(not kept_anyway(o) for o in kept) else options
 
 
 @node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
@@ -104,7 +115,8 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
     finished is left off; with `skip_claimed`, what a partner said it goes for; with `skip_ineffective`, what did
-    nothing when last tried from the situation it still stands in."""
+    nothing when last tried from the situation it still stands in (with `skip_ineffective_always`, even when
+    only waiting or stepping aside is left)."""
     affordances = ctx.resources.affordances
     assert affordances is not None, "planning.list_actions ran without the world's affordances"
     options = affordances.available(ctx.belief, message=state.get("message"))
@@ -112,7 +124,8 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     if ctx.params.skip_claimed:
         options = without_claimed(options)
     if ctx.params.skip_ineffective:
-        listed, options = options, without_ineffective(options, ctx.memory.episodic)
+        listed = options
+        options = without_ineffective(options, ctx.memory.episodic, ctx.params.skip_ineffective_always)
         if ctx.tracer is not None and len(options) < len(listed):
             kept = set(map(id, options))
             ctx.tracer.event("left_off", node=ctx.name, ineffective=[o.text for o in listed if id(o) not in kept])

@@ -60,3 +60,45 @@ def test_learner_sources_give_only_the_states_the_learner_reached(tmp_path: Path
     points, report = mix([], [], learner=[f"{source}:all"])
     assert {p["rollin"] for p in points} == {"learner"} and len(points) == 5
     assert report == [f"{source} (train, learner states): 5 distinct points"]
+
+
+COMMON, RARE, RARER = "hands empty; pots need onions", "hands empty; nothing needed", \
+    "holding onion; no pot needs it, nowhere to set it down"
+
+
+def classed(n: int, situation: str, split: str = "train") -> dict[str, Any]:
+    return {**point(n, split=split), "situation": situation, "rollin": "learner"}
+
+
+def test_a_balanced_draw_takes_every_rare_situation_before_more_of_a_common_one(tmp_path: Path) -> None:
+    """Round 3's roll-ins: an onion for a pot that needs one at nearly every choice, the two situations the planner
+    failed in a handful of times; a plain draw of 10 leaves them to chance, a balanced one takes them all."""
+    pool = ([classed(n, COMMON) for n in range(90)] + [classed(100 + n, RARE) for n in range(3)]
+            + [classed(200 + n, RARER) for n in range(2)])
+    source = write(tmp_path / "dagger.jsonl", pool)
+    points, report = mix([], [], learner=[f"{source}:10"], balance=True)
+    shares = {s: sum(p["situation"] == s for p in points) for s in (COMMON, RARE, RARER)}
+    assert shares == {COMMON: 5, RARE: 3, RARER: 2}
+    assert [p["id"] for p in points] == sorted(p["id"] for p in points)  # file order, as a plain draw keeps
+    assert report == [f"{source} (train, learner states): 10 distinct points", f"      3  {RARE}",
+                      f"      5  {COMMON}", f"      2  {RARER}"]  # by situation name
+    again, _ = mix([], [], learner=[f"{source}:10"], balance=True)
+    assert again == points
+    plain, _ = mix([], [], learner=[f"{source}:10"], seed=0)
+    assert sum(p["situation"] != COMMON for p in plain) < 5
+
+
+def test_balance_leaves_the_validation_draw_in_the_rollins_own_proportions(tmp_path: Path) -> None:
+    pool = [classed(n, COMMON, "validation") for n in range(20)] + [classed(50, RARE, "validation")]
+    source = write(tmp_path / "dagger.jsonl", pool)
+    balanced_draw, _ = mix([], [f"{source}:5"], balance=True)
+    plain_draw, _ = mix([], [f"{source}:5"])
+    assert balanced_draw == plain_draw
+
+
+def test_balancing_points_recorded_without_a_situation_names_the_file_and_line(
+        tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    old = write(tmp_path / "round3.jsonl", [classed(1, COMMON), point(2)])
+    assert main([f"{old}:1", "--balance", "-o", str(tmp_path / "out.jsonl")]) == 2
+    assert f"{old}:2: this decision point has no `situation`" in capsys.readouterr().err
+    assert main([f"{old}:1", "-o", str(tmp_path / "out.jsonl")]) == 0  # without --balance it mixes as before

@@ -19,7 +19,7 @@ from coopgraph.record.trace_file import Tracer
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.testing.kitchen_policy import read_state
+from coopgraph.testing.kitchen_policy import choose, read_state
 
 FULL = "holding onion; pot: full"
 PUT = Affordance(kind="put", group=AffordanceGroup.DELIVER, target_id=1, target_name="pot", situation=FULL)
@@ -54,6 +54,25 @@ def test_waiting_stepping_aside_and_messages_stay_and_the_list_is_never_left_wit
     assert without_ineffective([untracked, PUT, WAIT], memory) == [untracked, WAIT]
 
 
+def test_always_leaves_only_waiting_and_stepping_aside_when_nothing_else_worked() -> None:
+    memory = EpisodicMemory(5, 0)
+    memory.note_effect(PUT.text, FULL)
+    assert without_ineffective([PUT, WAIT, ASIDE], memory) == [PUT, WAIT, ASIDE]  # the steady rule: the list whole
+    assert without_ineffective([PUT, WAIT, ASIDE], memory, always=True) == [WAIT, ASIDE]
+    assert without_ineffective([PUT, SHELF, WAIT], memory, always=True) == [SHELF, WAIT]
+
+
+def test_always_without_the_steady_rule_is_refused_naming_file_and_line(tmp_path: Path) -> None:
+    path = tmp_path / "bad.yaml"
+    path.write_text("extends: llmco\nname: bad\nnodes:\n  list_actions:\n    params:\n"
+                    "      skip_ineffective_always: true\n")
+    with pytest.raises(SpecInvalid) as caught:
+        load_spec(path)
+    error = caught.value.errors[0]
+    assert error.file == str(path) and error.line is not None and error.line >= 4
+    assert "skip_ineffective_always needs skip_ineffective" in error.message
+
+
 @pytest.mark.parametrize("value", ["sometimes", "[1]", "{a: 1}"])
 def test_a_bad_value_is_refused_naming_file_line_and_param(tmp_path: Path, value: str) -> None:
     path = tmp_path / "bad.yaml"
@@ -73,6 +92,10 @@ def test_the_steady_variants_are_llmco_and_llmco_lite_with_only_the_param_on() -
         assert not published.nodes["list_actions"].params
         assert steady.nodes["choose_action"] == published.nodes["choose_action"]
         assert "small-model variant" in steady.description and "not the published method" in steady.description
+    yielding, steady = load_spec("llmco-lite-yield", env="overcooked").spec, load_spec("llmco-lite-steady").spec
+    assert yielding.nodes["list_actions"].params == {"skip_ineffective": True, "skip_ineffective_always": True}
+    assert yielding.nodes["choose_action"] == steady.nodes["choose_action"]
+    assert "small-model variant" in yielding.description and "not the published method" in yielding.description
 
 
 # ------------------------------------------------------------------------------------- on cramped_room
@@ -140,3 +163,29 @@ def test_a_plate_at_a_cooking_pot_is_offered_the_load_again_once_the_soup_is_rea
     assert any(LOAD not in k.options for k in cooking)
     assert cooked and all(LOAD in k.options for k in cooked)
     assert ("done" in {e["status"] for e in ends if e["plan"] == LOAD}) and steady.metrics["score"] >= 20
+
+
+def _overfetching(messages: list[Any], kwargs: dict[str, Any]) -> str:
+    """The round-3 kitchen planner's habits, scripted: an onion whenever its hands are empty, into a pot if one is
+    listed, else onto a counter, else into the full pot again; only when neither is listed does it idle as the
+    greedy cook would (a step aside if its partner finds the pot blocked by it, else a wait)."""
+    kitchen = read_state(str(messages[-1].content))
+    if kitchen is None:
+        return "Got it!"
+    wants = {"nothing": ("pick up onion from o",), "onion": ("place onion in c", "place onion on k"),
+             "plate": ("load soup",), "soup in plate": ("place soup for delivery",)}[kitchen.holding]
+    pick = next((o for w in wants for o in kitchen.options if o.startswith(w)), None)
+    return f"Action: {pick or choose(kitchen)[0]}"
+
+
+def test_on_cramped_room_an_overfetching_planner_steps_out_of_the_pots_access_only_under_llmco_lite_yield() -> None:
+    """Round 3 on cramped_room: counters full of onions, one more onion by the full pot. Under llmco-lite-steady
+    the list stays whole and the planner asks for the pot from its only access (the greedy cook serves once);
+    under llmco-lite-yield only `wait.` and `move away.` are left, it steps aside and the greedy cook serves."""
+    steady, ends, shown = _play("llmco-lite-steady", _overfetching, ticks=400)
+    stuck = [k for k in shown if k.holding == "onion" and k.pots["c0"][0] == 3 and ONION in k.options
+             and not any(o.startswith("place onion on k") for o in k.options)]
+    assert len(stuck) > 200 and steady.metrics["score"] <= 20
+    yielding, ends, shown = _play("llmco-lite-yield", _overfetching, ticks=400)
+    idle_only = [k for k in shown if k.options == ["wait.", "move away."]]
+    assert idle_only and yielding.metrics["score"] >= 5 * max(steady.metrics["score"], 20)

@@ -27,7 +27,7 @@ def test_two_greedy_cooks_score_on_every_paper_layout(layout: str, score: int) -
 OWN_KITCHEN_SCORES = {"passing_columns": 260, "passing_columns_swapped": 260, "passing_rows": 220,
                       "passing_rows_swapped": 220, "passing_narrow": 180, "passing_narrow_swapped": 200,
                       "island_ring": 200, "island_ring_long": 240, "gated_delivery": 160, "gated_delivery_wide": 180,
-                      "locked_halves": 160, "locked_halves_swapped": 160}
+                      "locked_halves": 160, "locked_halves_swapped": 160, "bare_room": 180, "bare_room_swapped": 180}
 
 
 def test_two_greedy_cooks_score_on_every_training_kitchen_of_coopgraphs_own() -> None:

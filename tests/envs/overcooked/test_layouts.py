@@ -20,7 +20,7 @@ def test_every_shipped_layout_loads_both_sets_included() -> None:
     names = layout_names()
     assert len([n for n in names if "/" not in n]) == 54  # LLM-Co's, the paper's seven among them
     assert len([n for n in names if n.startswith("overcooked_ai/")]) == 45  # overcooked-ai 1.1.0's own
-    assert len([n for n in names if n.startswith("coopgraph/")]) == 12  # coopgraph's training kitchens
+    assert len([n for n in names if n.startswith("coopgraph/")]) == 14  # coopgraph's training kitchens
     for name in names:
         assert load_layout(name).starts
     assert load_layout("asymmetric_advantages").width == 11  # LLM-Co's map, not 1.1.0's narrower one
