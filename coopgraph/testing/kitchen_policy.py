@@ -102,3 +102,14 @@ def kitchen_policy(messages: list[Any], kwargs: dict[str, Any]) -> str:
         return "Explanation: I cannot read this state. Action: wait."
     action, why = choose(kitchen)
     return f"Explanation: {why}; {kitchen.partner_holding} is in my partner's hands. Action: {action}"
+
+
+def overfetching_policy(messages: list[Any], kwargs: dict[str, Any]) -> str:
+    """A `scripted_lm` script with the round-3 kitchen planner's habit: an onion whenever its hands are empty, and
+    into the pot whatever the pot's state (what fails it on cramped_room and the gated layouts)."""
+    kitchen = read_state(str(messages[-1].content))
+    if kitchen is None:
+        return "Got it!"
+    wants = {"nothing": "pick up onion from o", "onion": "place onion in c", "plate": "load soup",
+             "soup in plate": "place soup"}[kitchen.holding]
+    return "Action: " + next((o for o in kitchen.options if o.startswith(wants)), kitchen.options[0])

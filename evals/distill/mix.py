@@ -140,6 +140,14 @@ def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[
     return points, report
 
 
+def write_points(points: list[dict[str, Any]], path: Path) -> None:
+    """One decision point per line, keys sorted, so two runs that made the same points write the same bytes."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with path.open("w") as fh:
+        for point in points:
+            fh.write(json.dumps(point, sort_keys=True) + "\n")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sources", nargs="*", help="FILE:N, N distinct train points of FILE (or FILE:all)")
@@ -156,10 +164,7 @@ def main(argv: list[str] | None = None) -> int:
     except MixError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as fh:
-        for point in points:
-            fh.write(json.dumps(point, sort_keys=True) + "\n")
+    write_points(points, args.out)
     print("\n".join(report) + f"\nwrote {len(points)} points to {args.out}")
     return 0
 

@@ -15,12 +15,12 @@ first cook beside `greedy`).
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from pathlib import Path
 from typing import Any
 
 from coopgraph.evals.decisions import DecisionRenderer
+from coopgraph.evals.distill.mix import write_points
 from coopgraph.evals.overcooked_decisions import record_layout
 from coopgraph.record.trace_file import NotATrace, load_trace
 from coopgraph.testing import scripted_lm
@@ -90,10 +90,7 @@ def main(argv: list[str] | None = None) -> int:
     except RelabelError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    args.out.parent.mkdir(parents=True, exist_ok=True)
-    with args.out.open("w") as fh:
-        for point in points:
-            fh.write(json.dumps(point, sort_keys=True) + "\n")
+    write_points(points, args.out)
     print("\n".join(lines) + f"\nwrote {len(points)} points to {args.out}")
     return 0
 

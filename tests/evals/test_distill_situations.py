@@ -15,7 +15,7 @@ from coopgraph.evals.distill.situations import main, tally, verb
 from coopgraph.record.trace_file import read_events
 from coopgraph.runtime.launch import run_configured
 from coopgraph.testing import scripted_lm
-from coopgraph.testing.kitchen_policy import read_state
+from coopgraph.testing.kitchen_policy import overfetching_policy
 
 STUCK = "holding onion; no pot needs it, nowhere to set it down"
 
@@ -47,20 +47,10 @@ def test_the_table_prints_and_an_unclassed_point_is_named_by_file_and_line(
     assert f"{old}:2: this decision point has no `situation`" in capsys.readouterr().err
 
 
-def _onions_always(messages: list[Any], kwargs: dict[str, Any]) -> str:
-    """Round 3's habit: an onion whenever the hands are empty, into the pot whatever its state."""
-    kitchen = read_state(str(messages[-1].content))
-    if kitchen is None:
-        return "Got it!"
-    wants = {"nothing": "pick up onion from o", "onion": "place onion in c", "plate": "load soup",
-             "soup in plate": "place soup"}[kitchen.holding]
-    return "Action: " + next((o for o in kitchen.options if o.startswith(wants)), kitchen.options[0])
-
-
 def test_an_evals_trace_is_replayed_from_its_own_replies_and_labelled_with_the_greedy_cooks_choice(
         tmp_path: Path) -> None:
     run = run_configured("overcooked", {}, "cramped_room", ["llmco-lite-steady", "greedy"],
-                         lambda: scripted_lm(_onions_always), 120, tmp_path, trace_name="run.jsonl")
+                         lambda: scripted_lm(overfetching_policy), 120, tmp_path, trace_name="run.jsonl")
     assert run.trace_path is not None
     trace = Path(run.trace_path)
     points, line = relabel(trace)

@@ -19,7 +19,7 @@ from coopgraph.evals.overcooked_decisions import KITCHEN_SPEC, layout_decisions,
 from coopgraph.runtime.episode_loop import run_episode
 from coopgraph.runtime.graph_agent import GraphAgent
 from coopgraph.testing import scripted_lm
-from coopgraph.testing.kitchen_policy import read_state
+from coopgraph.testing.kitchen_policy import overfetching_policy
 
 
 @pytest.fixture(scope="module")
@@ -176,22 +176,12 @@ def test_a_rollin_through_a_steady_variant_leaves_off_what_just_did_nothing_as_p
     assert any("load soup on plate from c0." not in r["options"] for r in steady)
 
 
-def _overfetching(messages: list[Any], kwargs: dict[str, Any]) -> str:
-    """The round-3 kitchen planner's habit, scripted: an onion whenever its hands are empty, into the pot always."""
-    kitchen = read_state(str(messages[-1].content))
-    if kitchen is None:
-        return "Got it!"
-    wants = {"nothing": "pick up onion from o", "onion": "place onion in c", "plate": "load soup",
-             "soup in plate": "place soup"}[kitchen.holding]
-    return "Action: " + next((o for o in kitchen.options if o.startswith(wants)), kitchen.options[0])
-
-
 def test_a_rollin_in_a_kitchen_without_counters_labels_the_onion_no_pot_needs_and_says_what_the_point_is() -> None:
     """What failed the round-3 planner on the paper's gated layouts, reached on a training kitchen: holding an
     onion no pot needs, with no counter to set it down, the greedy cook waits or steps aside; each point carries
     its situation class for a balanced mix."""
     rollin = layout_decisions("coopgraph/bare_room", ["greedy", "greedy"], renderer=DecisionRenderer(
-        "llmco-lite-steady"), horizon=60, learner_lm=scripted_lm(_overfetching))
+        "llmco-lite-steady"), horizon=60, learner_lm=scripted_lm(overfetching_policy))
     assert all(isinstance(r["situation"], str) for r in rollin)
     stuck = [r for r in rollin if r["situation"] == "holding onion; no pot needs it, nowhere to set it down"]
     assert len(stuck) > 10 and {r["expert_choice"] for r in stuck} <= {"wait.", "move away."}
@@ -203,7 +193,7 @@ def test_a_rollin_in_a_kitchen_without_counters_labels_the_onion_no_pot_needs_an
 def test_a_rollin_through_llmco_lite_yield_asks_only_to_wait_or_step_aside_where_the_onion_has_nowhere_to_go() -> None:
     """The choice llmco-lite-yield leaves a planner by the full pot, recorded with the greedy cook's pick."""
     rollin = layout_decisions("coopgraph/bare_room", ["greedy", "greedy"], renderer=DecisionRenderer(
-        "llmco-lite-yield"), horizon=60, learner_lm=scripted_lm(_overfetching))
+        "llmco-lite-yield"), horizon=60, learner_lm=scripted_lm(overfetching_policy))
     stuck = [r for r in rollin if r["agent"] == "alice"
              and r["situation"] == "holding onion; no pot needs it, nowhere to set it down"]
     idle_only = [r for r in stuck if r["options"] == ["wait.", "move away."]]
