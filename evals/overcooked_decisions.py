@@ -30,6 +30,14 @@ from coopgraph.evals.recording import ChoiceRecorder, Learner, learner_for, play
 KITCHEN_SPEC = "llmco-lite"
 #: Directives that never reach the model as a choice worth learning: LLM-Co's second cook takes them unasked.
 _IDLE = {WAIT, MOVE_AWAY}
+#: coopgraph's training kitchens in the order they were added. A new kitchen joins the end, so the `train` and
+#: `kitchens` orders only grow at their tails and `--limit-episodes N` replays an earlier round's set: rounds 1-3
+#: recorded the first twelve (`kitchens --limit-episodes 12`, `train --limit-episodes 45`).
+KITCHEN_ORDER = ("coopgraph/gated_delivery", "coopgraph/gated_delivery_wide", "coopgraph/island_ring",
+                 "coopgraph/island_ring_long", "coopgraph/locked_halves", "coopgraph/locked_halves_swapped",
+                 "coopgraph/passing_columns", "coopgraph/passing_columns_swapped", "coopgraph/passing_narrow",
+                 "coopgraph/passing_narrow_swapped", "coopgraph/passing_rows", "coopgraph/passing_rows_swapped",
+                 "coopgraph/bare_room", "coopgraph/bare_room_swapped")
 
 
 def layout_set(name: str) -> list[str]:
@@ -43,7 +51,12 @@ def layout_set(name: str) -> list[str]:
     if name == "test":
         return list(PAPER_LAYOUTS)
     names = layout_names()
-    own = [n for n in names if n.startswith("coopgraph/")]
+    shipped = {n for n in names if n.startswith("coopgraph/")}
+    if shipped != set(KITCHEN_ORDER):
+        raise ValueError(f"coopgraph's training kitchens and KITCHEN_ORDER differ: "
+                         f"{sorted(shipped ^ set(KITCHEN_ORDER))} (add a new kitchen at the end of KITCHEN_ORDER in "
+                         "evals/overcooked_decisions.py)")
+    own = list(KITCHEN_ORDER)
     if name == "kitchens":
         return own
     if name == "gated":

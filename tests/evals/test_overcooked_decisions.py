@@ -43,6 +43,15 @@ def test_the_paper_layouts_are_held_out_and_training_kitchens_have_two_cooks() -
         layout_set("everything")
 
 
+def test_new_training_kitchens_join_the_end_of_the_order_so_an_earlier_rounds_set_is_a_prefix() -> None:
+    """Rounds 1-3 recorded the twelve kitchens there were then; `--limit-episodes` replays them only if the
+    kitchens added since come after them, whatever their names sort as."""
+    own, train = layout_set("kitchens"), layout_set("train")
+    assert own[:12] == sorted(own[:12]) and all(not name.startswith("coopgraph/bare_room") for name in own[:12])
+    assert own[12:] == ["coopgraph/bare_room", "coopgraph/bare_room_swapped"]
+    assert len(train) == 47 and train[45:] == own[12:] and train[33:45] == own[:12]
+
+
 def test_the_paper_kitchens_under_other_names_or_a_cell_changed_are_held_out_too() -> None:
     """LLM-Co's set ships `simple` (cramped_room), `random0` (forced_coordination), `random3` (counter_circuit),
     `unident` (asymmetric_advantages) and cramped_room with a tomato dispenser: training on them is testing on the
