@@ -136,15 +136,25 @@ def _expert_counts(ledger: Ledger, jobs: list[Job]) -> dict[str, int]:
     return counts
 
 
+class ModelStopped(Exception):
+    """The row's probe met a question without a model answer: its server stopped answering."""
+
+
 def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
               say: Callable[[str], None] = print) -> Bound | None:
-    """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything)."""
+    """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything). A probe that
+    went without its model raises ModelStopped and is not kept, so the next run probes again."""
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
-    found = Probe(**ledger.get(_probe_key(first, settings),
-                               lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
-                                                    settings.probe_decisions,
-                                                    budget_seconds(settings.budget_min)))))
+    key = _probe_key(first, settings)
+    if not ledger.has(key):
+        fresh = probe(row, first.episode, first.env_options, first.max_steps, settings.probe_decisions,
+                      budget_seconds(settings.budget_min))
+        if fresh.without_model:
+            raise ModelStopped(f"the probe met a question without a model answer after {fresh.decisions} "
+                               "decisions (server unavailable); the row is left for a rerun, which probes it again")
+        ledger.get(key, lambda: asdict(fresh))
+    found = Probe(**ledger.data[key])
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
@@ -174,7 +184,11 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
         say(f"{row.label} in {row.world}: {stopped[0]['episode']} stopped at the budget before; "
             f"{len(todo)} episodes left unrun")
         return None
-    bound = row_bound(row, jobs, settings, ledger, say)
+    try:
+        bound = row_bound(row, jobs, settings, ledger, say)
+    except ModelStopped as stopped_model:
+        say(f"{row.label} in {row.world}: {stopped_model}")
+        return None
     budget = budget_seconds(settings.budget_min)
     if bound is not None and bound.exceeds(budget):
         say(f"{row.label} in {row.world}: {bound.text(budget)}")

@@ -470,3 +470,25 @@ def test_a_done_row_stored_before_without_its_model_is_not_counted_and_a_rerun_p
     with ResultStore(settings.store) as store:
         rows = store.rows(status=None)
     assert [r["status"] for r in rows] == ["done", "done"] and again[3] == "2"
+
+
+def test_a_probe_that_meets_a_stopped_server_is_not_kept_and_its_row_plays_nothing_until_a_rerun(
+        server_stops: list[int], tmp_path: Path) -> None:
+    from coopgraph.evals.store import STORE_NAME, ResultStore
+
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store",
+                        max_steps=30, distilled=False, probe_decisions=3)
+    server_stops[0] = 2  # two answers, then nothing
+    said: list[str] = []
+    (cells,) = _cells(build_table(settings, say=said.append).markdown())
+    assert any("the probe met a question without a model answer after " in line and "probes it again" in line
+               for line in said)
+    ledger = Ledger(settings.store / "probes.json")
+    assert not [key for key in ledger.data if key.startswith("probe ")]  # no pace of a stopped server kept
+    with ResultStore(settings.store) as store:
+        assert store.rows(status=None) == []  # and no episode played
+    assert cells[3] == "0 of 1" and cells[4] == "–"
+    server_stops[0] = 10**9
+    (again,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    assert again[3] == "1" and (settings.store / STORE_NAME).is_file()
+    assert [key for key in Ledger(settings.store / "probes.json").data if key.startswith("probe ")]
