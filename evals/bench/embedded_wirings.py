@@ -33,7 +33,7 @@ the calls and the nodes took their fallbacks) measured the fallbacks, not the mo
 The bench marks its store row failed with that reason (`ResultStore.mark_failed`), a row kept done before this
 included, and does not play the row's other episodes on that run. Failing the row rather than keeping a bench-only
 flag is the smallest honest design: the store already replays failed rows on a rerun (`pending_jobs`) and keeps
-them out of `coopgraph report`'s figures, counted as failed runs with their error, so every reader agrees. Its
+them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
 table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
 figure, whether the store row was marked yet or not. A probe that meets such a question is not kept in the ledger
 (its pace would bound the row for good) and its row plays nothing until a rerun probes it again.
