@@ -206,6 +206,16 @@ class ResultStore:
                 list(values.values()),
             )
 
+    def mark_failed(self, key: tuple[str, str, str, int, int, str], error: str) -> bool:
+        """Turn the done row of `key` into a failed one (`error`, its figures kept for reading), so the next run
+        plays its episode again; whether there was a done row to mark. For an episode found not to measure what
+        it ran for after it was stored (its model stopped answering mid-episode)."""
+        where = " AND ".join(f"{column} = ?" for column in KEY_COLUMNS)
+        with self._transaction() as conn:
+            cursor = conn.execute(f"UPDATE runs SET status = 'error', error = ? WHERE status = 'done' AND {where}",
+                                  [error, *key])
+        return cursor.rowcount > 0
+
     def rows(self, *, suite: str | None = None, status: str | None = "done") -> list[dict[str, Any]]:
         query, args = "SELECT * FROM runs WHERE 1=1", []
         if suite is not None:

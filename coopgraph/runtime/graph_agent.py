@@ -98,14 +98,15 @@ class GraphAgent:
         return self.temperature != 0
 
     def llm_usage(self) -> dict[str, float] | None:
-        """This agent's LLM calls answered, tokens, failed calls (`llm_errors`, after retries) and questions that fell
-        back for want of a model (`llm_fallbacks`) in its episode; None before its first `reset`."""
+        """This agent's LLM calls answered, tokens, failed calls (`llm_errors`, after retries), calls an open circuit
+        refused (`llm_refused`: the server had stopped answering) and questions that fell back for want of a model
+        (`llm_fallbacks`) in its episode; None before its first `reset`."""
         if self.resources is None:
             return None
         u = self.resources.lm.usage
         return {"llm_calls": u.calls, "prompt_tokens": u.prompt_tokens, "completion_tokens": u.completion_tokens,
                 "cache_hits": u.cache_hits, "llm_seconds": round(u.latency_s, 2), "llm_errors": u.errors,
-                "llm_fallbacks": u.fallbacks}
+                "llm_refused": u.refused, "llm_fallbacks": u.fallbacks}
 
     def close(self) -> None:
         """Close the vector store of its episode (Chroma's client), if it kept one."""

@@ -39,6 +39,7 @@ class Probe:
     seconds: float
     error: str | None = None  # the episode failed before the probe had its decisions
     stopped: bool = False  # the budget ran out first: the last decision counts what it had computed (it took longer)
+    without_model: bool = False  # a question went without a model answer (its server stopped): it timed nothing
 
     @property
     def seconds_per_decision(self) -> float | None:
@@ -145,15 +146,21 @@ def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | 
     `decisions` decisions (`plan` events with a computed call), or the episode ends, and time them. With
     `budget_s`, a probe still deciding that long after its first decision stops at the next call the model
     computes and counts the decision under way as ending there, with the calls it has computed so far: shorter than
-    it is, so the seconds per decision stay a lower estimate."""
+    it is, so the seconds per decision stay a lower estimate. A question that goes without a model answer (the
+    server stopped answering: a `model_fallback` event) stops the probe at once, `without_model`: what it timed
+    until then is not the model's pace on the whole episode, and a bound from it would be kept for good."""
     from coopgraph.runtime.launch import run_configured
 
     counter = PaceCounter()
     timed: list[float] = []  # model seconds of each computed decision, in order
     started: list[float] = []  # when the first computed decision ended
     stopped = [False]
+    unanswered = [False]
 
     def listen(record: dict[str, Any]) -> None:
+        if record.get("type") == "model_fallback":
+            unanswered[0] = True
+            raise ProbeDone
         took = counter.hear(record)
         if took is not None:
             timed.append(took)
@@ -173,7 +180,7 @@ def probe(row: Row, episode: str, env_options: dict[str, Any], max_steps: int | 
                            Path(folder), listeners=[listen], response_cache=RESPONSE_CACHE)
         except Exception as exc:  # noqa: BLE001 - the episodes' own runs record it as error rows; said here too
             error = f"{type(exc).__name__}: {exc}"[:300]
-    return Probe(len(timed), sum(timed[1:]), error, stopped[0])
+    return Probe(len(timed), sum(timed[1:]), error, stopped[0], unanswered[0])
 
 
 def budget_seconds(minutes: float) -> float:

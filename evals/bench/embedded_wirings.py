@@ -27,6 +27,16 @@ probe's bound would no longer bound an uncached run. Without one, an interruptio
 store keeps finished episodes, the ledger the probes). Seconds per decision are read from the traces' LLM calls,
 not wall time (`decision_pace`): the latency of the calls the model computed, so a row stored before this, when
 runs read the user's cache, shows only what the model computed, or says that all its decisions were cached.
+
+An episode in which any question went without a model answer (its server stopped answering: the circuit refused
+the calls and the nodes took their fallbacks) measured the fallbacks, not the model (`coopgraph.evals.unanswered`).
+The bench marks its store row failed with that reason (`ResultStore.mark_failed`), a row kept done before this
+included, and does not play the row's other episodes on that run. Failing the row rather than keeping a bench-only
+flag is the smallest honest design: the store already replays failed rows on a rerun (`pending_jobs`) and keeps
+them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
+table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
+figure, whether the store row was marked yet or not. A probe that meets such a question is not kept in the ledger
+(its pace would bound the row for good) and its row plays nothing until a rerun probes it again.
 """
 
 from __future__ import annotations
@@ -54,6 +64,7 @@ from coopgraph.evals.bench.embedded_probe import (
 from coopgraph.evals.metrics import stat
 from coopgraph.evals.suite import Job, expand_jobs
 from coopgraph.evals.tables import Column, Format, Table, stat_text
+from coopgraph.evals.unanswered import unanswered
 
 COLUMNS = [Column("wiring", "Wiring", "text"), Column("world", "World", "text"), Column("profile", "Profile", "text"),
            Column("episodes", "Episodes (n)", "text"), Column("measure", "Success or score", "text"),
@@ -70,7 +81,9 @@ LEGEND = ("A pair of the wiring (or of the variant a distilled profile learned) 
           "seconds per decision of a probe of the row's first decisions (n timed). A row whose bound fits but one of "
           "whose episodes ran past the budget anyway (measured: the episode stops at the end of the step under way) "
           "plays no more episodes and says where that one stopped; its score by then is given as partial, never "
-          "averaged with finished episodes, and its decisions count in the invalid answers and the pace.")
+          "averaged with finished episodes, and its decisions count in the invalid answers and the pace. An episode "
+          "some of whose questions went without a model answer (the server stopped answering and the nodes took "
+          "their fallbacks) is named and left out of every figure: a rerun plays it again.")
 
 
 @dataclass
@@ -124,15 +137,25 @@ def _expert_counts(ledger: Ledger, jobs: list[Job]) -> dict[str, int]:
     return counts
 
 
+class ModelStopped(Exception):
+    """The row's probe met a question without a model answer: its server stopped answering."""
+
+
 def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
               say: Callable[[str], None] = print) -> Bound | None:
-    """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything)."""
+    """The row's cheapest-episode bound (None: the probe timed too few decisions to bound anything). A probe that
+    went without its model raises ModelStopped and is not kept, so the next run probes again."""
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
-    found = Probe(**ledger.get(_probe_key(first, settings),
-                               lambda: asdict(probe(row, first.episode, first.env_options, first.max_steps,
-                                                    settings.probe_decisions,
-                                                    budget_seconds(settings.budget_min)))))
+    key = _probe_key(first, settings)
+    if not ledger.has(key):
+        fresh = probe(row, first.episode, first.env_options, first.max_steps, settings.probe_decisions,
+                      budget_seconds(settings.budget_min))
+        if fresh.without_model:
+            raise ModelStopped(f"the probe met a question without a model answer after {fresh.decisions} "
+                               "decisions (server unavailable); the row is left for a rerun, which probes it again")
+        ledger.get(key, lambda: asdict(fresh))
+    found = Probe(**ledger.data[key])
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
@@ -153,15 +176,20 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     """Run the row's episodes unless its bound says it cannot finish; the bound when it cannot, else None."""
     from coopgraph.evals.parallel import pending_jobs, run_jobs
 
+    fail_unanswered(store, stored_rows(store, jobs))  # kept done before the bench knew better
     todo, _ = pending_jobs(jobs, store)
     if not todo:
         return None
-    stopped = [r for r in stored_rows(store, jobs) if budget_stop(r) is not None]
+    stopped = [r for r in stored_rows(store, jobs) if r["status"] == "done" and budget_stop(r) is not None]
     if stopped:  # an earlier run of this row stopped at the budget: its other episodes would too
         say(f"{row.label} in {row.world}: {stopped[0]['episode']} stopped at the budget before; "
             f"{len(todo)} episodes left unrun")
         return None
-    bound = row_bound(row, jobs, settings, ledger, say)
+    try:
+        bound = row_bound(row, jobs, settings, ledger, say)
+    except ModelStopped as stopped_model:
+        say(f"{row.label} in {row.world}: {stopped_model}")
+        return None
     budget = budget_seconds(settings.budget_min)
     if bound is not None and bound.exceeds(budget):
         say(f"{row.label} in {row.world}: {bound.text(budget)}")
@@ -172,6 +200,11 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
         if run_jobs([job], store).interrupted:
             raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
         ran = [r for r in stored_rows(store, [job]) if r["status"] == "done"]
+        if fail_unanswered(store, ran):  # the model stopped answering: more episodes now would measure nothing
+            left = len(todo) - todo.index(job) - 1
+            say(f"{row.label} in {row.world}: {job.episode}: {unanswered_text(ran[0])}, not counted; "
+                f"{left} episodes left for a rerun, which plays it again")
+            break
         stop = budget_stop(ran[0]) if ran else None
         if stop is not None:
             left = len(todo) - todo.index(job) - 1
@@ -179,6 +212,28 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
                 f"{stop['max_steps']} after {minutes(stop['wall_time_s'])} min; {left} episodes left unrun")
             break
     return None
+
+
+def fail_unanswered(store: Any, rows: list[dict[str, Any]]) -> bool:
+    """Mark failed each done row whose episode went partly without its model, so a rerun plays it again; whether
+    there was one."""
+    marked = False
+    for r in rows:
+        missing = unanswered(r)
+        if r["status"] == "done" and missing is not None:
+            key = (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
+            marked = store.mark_failed(key, missing.error) or marked
+    return marked
+
+
+def unanswered_text(row: dict[str, Any]) -> str:
+    missing = unanswered(row)
+    return missing.text if missing is not None else ""
+
+
+def not_counted_text(rows: list[dict[str, Any]]) -> str:
+    """`cramped_room: 777 questions without a model answer (server unavailable), not counted`, one per episode."""
+    return "; ".join(f"{r['episode']}: {unanswered_text(r)}, not counted" for r in rows)
 
 
 def stored_rows(store: Any, jobs: list[Job]) -> list[dict[str, Any]]:
@@ -238,20 +293,23 @@ def trace_pace(rows: list[dict[str, Any]]) -> DecisionPace | None:
 
 
 def table_row(row: Row, done: list[dict[str, Any]], errors: int, wanted: int, bound: Bound | None,
-              budget_s: float, unit: str, pace: DecisionPace | None = None) -> dict[str, Any]:
+              budget_s: float, unit: str, pace: DecisionPace | None = None,
+              without_model: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The table's cells for one row: measured figures (`pace`: the model's, from the episodes' traces), or the
-    bound it failed."""
+    bound it failed; `without_model`, the episodes that went partly without a model answer, are named and left out
+    of every figure."""
     cells: dict[str, Any] = {"wiring": row.wiring, "world": row.world, "profile": row.profile_text}
+    named = f"; {not_counted_text(without_model)}" if without_model else ""
     if bound is not None and not done:
-        return {**cells, "episodes": f"0 of {wanted}", "measure": bound.text(budget_s), "time": "–", "invalid": "–",
-                "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
+        return {**cells, "episodes": f"0 of {wanted}{named}", "measure": bound.text(budget_s), "time": "–",
+                "invalid": "–", "pace": f"{seconds_text(bound.seconds_per_decision)} (probe, n={bound.probe_n})"}
     decisions = sum(int(r.get("decisions") or 0) for r in done)  # a stopped episode's decisions were measured too
     invalid = sum(int(r.get("invalid_answers") or 0) for r in done)
     stopped = next((r for r in done if budget_stop(r) is not None), None)
     finished = [r for r in done if budget_stop(r) is None]
     over = [r["episode"] for r in finished if float(r.get("wall_time_s") or 0.0) > budget_s]
     episodes = f"{len(finished)}" + (f" of {wanted}" if len(finished) < wanted else "") + (
-        f" ({errors} failed)" if errors else "") + (f"; over budget: {', '.join(over)}" if over else "") + (
+        f" ({errors} failed)" if errors else "") + named + (f"; over budget: {', '.join(over)}" if over else "") + (
         f"; the rest: {bound.text(budget_s)}" if bound is not None and stopped is None else "")  # a lowered budget
     measure = _measure(row, finished) if finished else "–"
     if stopped is not None:
@@ -290,9 +348,10 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print, run: 
                 bound = (run_row(row, mine, settings, store, ledger, say) if run
                          else kept_bound(mine, settings, ledger))
                 stored = stored_rows(store, mine)
-                done = [r for r in stored if r["status"] == "done"]
-                cell = table_row(row, done, len(stored) - len(done), len(mine), bound, budget, unit,
-                                 trace_pace(done))
+                without_model = [r for r in stored if unanswered(r) is not None]
+                done = [r for r in stored if r["status"] == "done" and unanswered(r) is None]
+                cell = table_row(row, done, len(stored) - len(done) - len(without_model), len(mine), bound, budget,
+                                 unit, trace_pace(done), without_model)
                 if not run and not stored and bound is None:
                     cell["measure"] = (f"not run yet: `--wiring {row.wiring} --world {row.world}"
                                        f"{' --distilled-only' if row.distilled else ' --no-distilled'}` runs it")
@@ -315,17 +374,21 @@ def plan_text(settings: Settings) -> str:
     if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
         with ResultStore(settings.store) as store:
             stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]): r
-                      for r in store.rows(status="done")}
+                      for r in store.rows(status=None) if r["status"] == "done" or unanswered(r) is not None}
     for world in dict.fromkeys(row.world for row in rows):
         in_world = [row for row in rows if row.world == world]
         jobs = expand_jobs(world_suite(world, in_world, max_steps=settings.max_steps), settings.store,
                            limit=settings.episodes)
         for row in in_world:
             mine = [job for job in jobs if job.team == row.label]
-            done = sum(job.key in stored for job in mine)
-            stopped = [job.episode for job in mine if job.key in stored and budget_stop(stored[job.key]) is not None]
+            without_model = [stored[job.key] for job in mine if job.key in stored
+                             and unanswered(stored[job.key]) is not None]
+            measured = [stored[job.key] for job in mine if job.key in stored
+                        and unanswered(stored[job.key]) is None]
+            stopped = [r["episode"] for r in measured if budget_stop(r) is not None]
             lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
-                         f"{', '.join(job.episode for job in mine)} ({done} of {len(mine)} stored"
+                         f"{', '.join(job.episode for job in mine)} ({len(measured)} of {len(mine)} stored"
+                         + (f"; {not_counted_text(without_model)}: a run plays it again" if without_model else "")
                          + (f"; {stopped[0]} stopped at the budget: no more run)" if stopped else ")"))
     return "\n".join(lines)
 

@@ -391,3 +391,104 @@ def test_from_store_prints_what_the_store_and_ledger_hold_and_runs_nothing(
 
 def _rows(markdown: str, wiring: str) -> list[list[str]]:
     return [line.strip("| ").split(" | ") for line in markdown.splitlines() if line.startswith(f"| {wiring}")]
+
+
+@pytest.fixture
+def server_stops(monkeypatch: pytest.MonkeyPatch) -> list[int]:
+    """The scripted kitchen policy on every profile until the list's first item is 0 (set it to the calls left);
+    past that, every call is refused as by an open circuit, as when the model server stopped mid-episode. The
+    second item counts the calls made."""
+    from coopgraph.llm.circuit import ModelUnavailable
+
+    state = [10**9, 0]
+
+    def policy(messages: Any, kwargs: Any) -> Any:
+        state[1] += 1
+        if state[0] <= 0:
+            return ModelUnavailable("the model server stopped answering")
+        state[0] -= 1
+        return kitchen_policy(messages, kwargs)
+
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: scripted_lm(policy))
+    return state
+
+
+def _stopping_settings(tmp_path: Path, episodes: int = 1) -> Settings:
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=episodes, store=tmp_path / "store",
+                        max_steps=30, distilled=False)
+    _probe_says_it_fits(settings)  # the probe is kept: the episode is the first to meet the stopped server
+    return settings
+
+
+def test_an_episode_played_partly_without_its_model_is_named_not_counted_and_played_again(
+        server_stops: list[int], tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from coopgraph.evals.store import ResultStore
+
+    settings = _stopping_settings(tmp_path)
+    server_stops[0] = 6  # six answers, then the server is gone for the rest of the episode
+    said: list[str] = []
+    (cells,) = _cells(build_table(settings, say=said.append).markdown())
+    with ResultStore(settings.store) as store:
+        (row,) = store.rows(status=None)
+    fallbacks = sum(int(agent["llm_fallbacks"]) for agent in row["llm_usage"].values())
+    assert fallbacks > 0 and row["status"] == "error" and "not a measurement of the model" in row["error"]
+    named = f"cramped_room: {fallbacks} questions without a model answer (server unavailable), not counted"
+    assert cells[3] == f"0 of 1; {named}"
+    assert cells[4] == cells[5] == cells[6] == cells[7] == "–"  # no figure of the fallbacks' episode
+    assert any(named in line and "a rerun, which plays it again" in line for line in said)
+    (listed,) = embedded_wirings.plan_text(settings).splitlines()[1:]
+    assert listed.endswith(f"(0 of 1 stored; {named}: a run plays it again)")
+    assert main(["--from-store", "--wiring", "llmco", "--world", "overcooked", "--episodes", "1", "--max-steps",
+                 "30", "--no-distilled", "--store", str(settings.store)]) == 0
+    assert _cells(capsys.readouterr().out) == [cells]
+
+    server_stops[0], server_stops[1] = 10**9, 0  # the server is back
+    (again,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    assert server_stops[1] > 0  # the episode was played again
+    with ResultStore(settings.store) as store:
+        (replayed,) = store.rows(status=None)
+    assert replayed["status"] == "done" and replayed["error"] is None
+    assert again[3] == "1" and again[4].startswith("score ") and again[6].startswith("0 (0% of ")
+
+
+def test_a_done_row_stored_before_without_its_model_is_not_counted_and_a_rerun_plays_it_again(
+        server_stops: list[int], tmp_path: Path) -> None:
+    from coopgraph.evals.store import ResultStore
+
+    settings = _stopping_settings(tmp_path, episodes=2)
+    server_stops[0] = 0  # no answer at all: both episodes fall back from their first question
+    build_table(settings, say=lambda _: None)
+    with ResultStore(settings.store) as store:
+        (first,) = store.rows(status=None)  # the row stopped after its first episode went without the model
+        store.conn.execute("UPDATE runs SET status = 'done', error = NULL")  # as the bench stored it before
+    (cells,) = _cells(build_table(settings, say=lambda _: None, run=False).markdown())
+    assert cells[3].startswith(f"0 of 2; {first['episode']}: ") and cells[3].endswith(
+        "(server unavailable), not counted") and cells[4] == "–"
+    assert embedded_wirings.plan_text(settings).splitlines()[1].endswith(": a run plays it again)")
+    server_stops[0] = 10**9
+    (again,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    with ResultStore(settings.store) as store:
+        rows = store.rows(status=None)
+    assert [r["status"] for r in rows] == ["done", "done"] and again[3] == "2"
+
+
+def test_a_probe_that_meets_a_stopped_server_is_not_kept_and_its_row_plays_nothing_until_a_rerun(
+        server_stops: list[int], tmp_path: Path) -> None:
+    from coopgraph.evals.store import STORE_NAME, ResultStore
+
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store",
+                        max_steps=30, distilled=False, probe_decisions=3)
+    server_stops[0] = 2  # two answers, then nothing
+    said: list[str] = []
+    (cells,) = _cells(build_table(settings, say=said.append).markdown())
+    assert any("the probe met a question without a model answer after " in line and "probes it again" in line
+               for line in said)
+    ledger = Ledger(settings.store / "probes.json")
+    assert not [key for key in ledger.data if key.startswith("probe ")]  # no pace of a stopped server kept
+    with ResultStore(settings.store) as store:
+        assert store.rows(status=None) == []  # and no episode played
+    assert cells[3] == "0 of 1" and cells[4] == "–"
+    server_stops[0] = 10**9
+    (again,) = _cells(build_table(settings, say=lambda _: None).markdown())
+    assert again[3] == "1" and (settings.store / STORE_NAME).is_file()
+    assert [key for key in Ledger(settings.store / "probes.json").data if key.startswith("probe ")]

@@ -39,6 +39,20 @@ def test_a_done_row_is_never_overwritten_but_an_error_row_is_replaced(tmp_path: 
     assert row["run_id"] == "second" and row["steps"] == 42 and row["error"] is None
 
 
+def test_a_done_row_marked_failed_keeps_its_figures_and_a_retry_replaces_it(tmp_path: Path) -> None:
+    key = ("s", "t", "test/0", 0, 0, "abc")
+    with ResultStore(tmp_path) as store:
+        assert not store.mark_failed(key, "nothing there")
+        store.record(_row(steps=30))
+        assert store.mark_failed(key, "not a measurement of the model")
+        assert store.done_keys() == set() and not store.mark_failed(key, "again")  # only a done row is marked
+        (row,) = store.rows(status=None)
+        assert row["status"] == "error" and row["error"] == "not a measurement of the model" and row["steps"] == 30
+        store.record(_row(run_id="replayed", steps=12))
+        (row,) = store.rows(status=None)
+    assert row["status"] == "done" and row["run_id"] == "replayed" and row["error"] is None
+
+
 def test_suites_are_kept_for_the_report_and_a_missing_store_is_a_clear_error(tmp_path: Path) -> None:
     with ResultStore(tmp_path / "a") as store:
         store.save_suite("s", "s.yaml", "name: s")

@@ -119,7 +119,7 @@ def test_a_graph_agent_is_a_team_member_that_reports_usage_and_closes_its_vector
     agent.reset("alice", env.agent_info("alice"), 0)
     assert _usage([make_partner("mhp"), agent], ["bob", "alice"]) == {"alice": {
         "llm_calls": 0, "prompt_tokens": 0, "completion_tokens": 0, "cache_hits": 0, "llm_seconds": 0,
-        "llm_errors": 0, "llm_fallbacks": 0}}
+        "llm_errors": 0, "llm_refused": 0, "llm_fallbacks": 0}}
     _close_members([make_partner("mhp"), agent])  # no vector store: nothing to close
 
     class Store:
