@@ -281,9 +281,27 @@ def cost_table(results: SuiteResults) -> Table:
                      "completion_tokens": s.stats["completion_tokens"],
                      "per_decision": s.stats["prompt_tokens_per_decision"],
                      "invalid_answers": s.stats["invalid_answers"], "wall": s.stats["wall_time_s"], "errors": s.errors})
-    return Table("cost", f"{results.name}: cost per episode", columns, rows,
-                 "Per episode, all agents together: means with their 95% bootstrap intervals over the runs and n "
-                 "(docs/evals.md). A decision is one high-level plan chosen (a `plan` event).")
+    legend = ("Per episode, all agents together: means with their 95% bootstrap intervals over the runs and n "
+              "(docs/evals.md). A decision is one high-level plan chosen (a `plan` event).")
+    unanswered = _unanswered_episodes(results)
+    if any(unanswered.values()):  # only then: a column of zeros on every healthy report would say nothing
+        columns.append(Column("unanswered", "Episodes with questions the model never answered", "text"))
+        for row in rows:
+            row["unanswered"] = "; ".join(unanswered[str(row["team"])]) or "none"
+        legend += (" Some episodes were played partly without their model (its server stopped answering, or its "
+                   "calls failed): their nodes took fallbacks, so those episodes' figures do not measure the model.")
+    return Table("cost", f"{results.name}: cost per episode", columns, rows, legend)
+
+
+def _unanswered_episodes(results: SuiteResults) -> dict[str, list[str]]:
+    """Per team, its counted episodes that asked questions without a model answer (`evals/unanswered.py`)."""
+    from coopgraph.evals.unanswered import unanswered
+
+    found: dict[str, list[str]] = {}
+    for team, rows in results.teams.items():
+        found[team] = [f"{row['episode']} (seed {row['seed']}): {gap.text}" for row in rows
+                       if (gap := unanswered(row)) is not None]
+    return found
 
 
 def suite_tables(results: SuiteResults) -> list[Table]:

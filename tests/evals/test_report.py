@@ -183,3 +183,18 @@ def test_deterministic_replicates_are_said_to_be_so(tmp_path: Path) -> None:
             store.record(row | {"metrics": {"deterministic": True}, "run_id": f"r{repeat}"})
     text = Path(write_report(tmp_path / "one")["report"]).read_text(encoding="utf-8")
     assert "| 50.0 (n=3, deterministic) |" in text  # copies of one run: no spread to print
+
+
+def test_the_cost_table_names_episodes_played_partly_without_their_model(tmp_path: Path) -> None:
+    _store(tmp_path)
+    healthy = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    assert "never answered" not in healthy  # no column when every question was answered
+    with ResultStore(tmp_path) as store:
+        store.record(_row("full", "test/1", 2, 80, finished=20.0, llm_usage={
+            "alice": {"llm_calls": 3, "llm_fallbacks": 40, "llm_refused": 40}, "bob": {"llm_fallbacks": 0}}))
+    text = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    assert "Episodes with questions the model never answered" in text
+    full = next(line for line in text.splitlines() if line.startswith("| full |") and "(seed 2)" in line)
+    assert "test/1 (seed 2): 40 questions without a model answer (server unavailable)" in full
+    assert next(line for line in text.splitlines() if line.startswith("| w/o validation |")
+                and line.rstrip().endswith("| none |"))
