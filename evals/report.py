@@ -46,6 +46,7 @@ class SuiteResults:
     summaries: dict[str, TeamSummary] = field(default_factory=dict)
     admitted: dict[str, list[Reference]] = field(default_factory=dict)  # team label ("" for the suite) → refs
     refused: list[str] = field(default_factory=list)  # why a paper number was left out, one line each
+    failures: dict[str, list[str]] = field(default_factory=dict)  # team label → `episode (seed N): why` per failed run
 
     def references(self, team: str) -> list[Reference]:
         """The paper numbers that may stand beside this team's runs (same world and split)."""
@@ -117,6 +118,7 @@ def collect(folder: str | Path) -> list[SuiteResults]:
         order += [r["team"] for r in suite_rows if r["team"] not in order]
         teams: dict[str, list[dict[str, Any]]] = {}
         errors: dict[str, int] = {}
+        failures: dict[str, list[str]] = {}
         stale = 0
         for label in order:
             done = [r for r in suite_rows if r["team"] == label and r["status"] == "done"]
@@ -127,7 +129,9 @@ def collect(folder: str | Path) -> list[SuiteResults]:
                       and (not hashes or r["config_hash"] in hashes)]
             if current or failed:
                 teams[label], errors[label] = current, len(failed)
+                failures[label] = [_failure_text(r) for r in failed]
         result = SuiteResults(name, suite, teams, errors, stale)
+        result.failures = failures
         result.admit_references()
         reference = suite.reference_team() if suite else None
         for label, team_rows in teams.items():
@@ -135,6 +139,12 @@ def collect(folder: str | Path) -> list[SuiteResults]:
             result.summaries[label] = summarize(name, label, team_rows, errors[label], ref_rows)
         results.append(result)
     return results
+
+
+def _failure_text(row: dict[str, Any]) -> str:
+    """`test/3 (seed 0): its first line of error`, so a report says why a run is missing, not only how many."""
+    why = str(row.get("error") or row.get("status") or "failed").strip().splitlines()
+    return f"{row['episode']} (seed {row['seed']}): {why[0] if why else 'failed'}"
 
 
 def _paper_cell(refs: list[Reference], fields: tuple[str, ...], many_sources: bool) -> str | None:
@@ -283,6 +293,9 @@ def cost_table(results: SuiteResults) -> Table:
                      "invalid_answers": s.stats["invalid_answers"], "wall": s.stats["wall_time_s"], "errors": s.errors})
     legend = ("Per episode, all agents together: means with their 95% bootstrap intervals over the runs and n "
               "(docs/evals.md). A decision is one high-level plan chosen (a `plan` event).")
+    failed = [f"{team}: {text}" for team, texts in results.failures.items() for text in texts]
+    if failed:
+        legend += " Failed runs, not counted above (a rerun of the suite plays them again): " + "; ".join(failed) + "."
     unanswered = _unanswered_episodes(results)
     if any(unanswered.values()):  # only then: a column of zeros on every healthy report would say nothing
         columns.append(Column("unanswered", "Episodes with questions the model never answered", "text"))

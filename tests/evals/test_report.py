@@ -70,6 +70,8 @@ def test_tables_use_the_current_configuration_and_label_the_paper_column(tmp_pat
     assert "| w/o validation | no plan validation |" in text
     assert "| 30.0 [30.0, 30.0] (n=4) |" in text  # Δ steps vs the full model: 30 more on every paired run
     assert "they are not our results" in text
+    assert ("Failed runs, not counted above (a rerun of the suite plays them again): w/o validation: test/9 (seed 0): "
+            "boom.") in text
     with open(tmp_path / "report" / "abl-reveca.csv", encoding="utf-8") as handle:
         rows = {r["team"]: r for r in csv.DictReader(handle)}
     assert float(rows["full"]["ss"]) == 65 and float(rows["full"]["ss_min"]) == 60 and rows["full"]["ss_std"]
