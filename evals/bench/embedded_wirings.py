@@ -30,8 +30,9 @@ runs read the user's cache, shows only what the model computed, or says that all
 
 An episode in which any question went without a model answer (its server stopped answering: the circuit refused
 the calls and the nodes took their fallbacks) measured the fallbacks, not the model (`coopgraph.evals.unanswered`).
-The bench marks its store row failed with that reason (`ResultStore.mark_failed`), a row kept done before this
-included, and does not play the row's other episodes on that run. Failing the row rather than keeping a bench-only
+The eval runner stores its row failed with that reason, and a row kept done before this is marked so
+(`ResultStore.mark_failed`), the rule `coopgraph eval` applies too; the bench then plays none of the row's other
+episodes on that run. Failing the row rather than keeping a bench-only
 flag is the smallest honest design: the store already replays failed rows on a rerun (`pending_jobs`) and keeps
 them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
 table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
@@ -64,7 +65,7 @@ from coopgraph.evals.bench.embedded_probe import (
 from coopgraph.evals.metrics import stat
 from coopgraph.evals.suite import Job, expand_jobs
 from coopgraph.evals.tables import Column, Format, Table, stat_text
-from coopgraph.evals.unanswered import unanswered
+from coopgraph.evals.unanswered import as_read, marked_not_counted, settle_stored, unanswered
 
 COLUMNS = [Column("wiring", "Wiring", "text"), Column("world", "World", "text"), Column("profile", "Profile", "text"),
            Column("episodes", "Episodes (n)", "text"), Column("measure", "Success or score", "text"),
@@ -176,7 +177,7 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     """Run the row's episodes unless its bound says it cannot finish; the bound when it cannot, else None."""
     from coopgraph.evals.parallel import pending_jobs, run_jobs
 
-    fail_unanswered(store, stored_rows(store, jobs))  # kept done before the bench knew better
+    settle_stored(store, stored_rows(store, jobs))  # kept done before the bench knew better
     todo, _ = pending_jobs(jobs, store)
     if not todo:
         return None
@@ -199,12 +200,13 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     for job in todo:  # one at a time: an episode stopped at the budget ends the row
         if run_jobs([job], store).interrupted:
             raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
-        ran = [r for r in stored_rows(store, [job]) if r["status"] == "done"]
-        if fail_unanswered(store, ran):  # the model stopped answering: more episodes now would measure nothing
+        kept = stored_rows(store, [job])
+        if any(marked_not_counted(r) for r in kept):  # the model stopped answering: more now would measure nothing
             left = len(todo) - todo.index(job) - 1
-            say(f"{row.label} in {row.world}: {job.episode}: {unanswered_text(ran[0])}, not counted; "
+            say(f"{row.label} in {row.world}: {job.episode}: {unanswered_text(kept[0])}, not counted; "
                 f"{left} episodes left for a rerun, which plays it again")
             break
+        ran = [r for r in kept if r["status"] == "done"]
         stop = budget_stop(ran[0]) if ran else None
         if stop is not None:
             left = len(todo) - todo.index(job) - 1
@@ -212,18 +214,6 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
                 f"{stop['max_steps']} after {minutes(stop['wall_time_s'])} min; {left} episodes left unrun")
             break
     return None
-
-
-def fail_unanswered(store: Any, rows: list[dict[str, Any]]) -> bool:
-    """Mark failed each done row whose episode went partly without its model, so a rerun plays it again; whether
-    there was one."""
-    marked = False
-    for r in rows:
-        missing = unanswered(r)
-        if r["status"] == "done" and missing is not None:
-            key = (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
-            marked = store.mark_failed(key, missing.error) or marked
-    return marked
 
 
 def unanswered_text(row: dict[str, Any]) -> str:
@@ -238,10 +228,9 @@ def not_counted_text(rows: list[dict[str, Any]]) -> str:
 
 def stored_rows(store: Any, jobs: list[Job]) -> list[dict[str, Any]]:
     """The store's rows (done or failed) of `jobs`."""
-    keys = {job.key for job in jobs}
-    suites = {job.suite for job in jobs}
-    return [r for suite in suites for r in store.rows(suite=suite, status=None)
-            if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
+    from coopgraph.evals.parallel import kept_rows
+
+    return kept_rows(jobs, store)
 
 
 def budget_stop(row: dict[str, Any]) -> dict[str, Any] | None:
@@ -347,9 +336,9 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print, run: 
                 mine = [job for job in jobs if job.team == row.label]
                 bound = (run_row(row, mine, settings, store, ledger, say) if run
                          else kept_bound(mine, settings, ledger))
-                stored = stored_rows(store, mine)
-                without_model = [r for r in stored if unanswered(r) is not None]
-                done = [r for r in stored if r["status"] == "done" and unanswered(r) is None]
+                stored = [as_read(r) for r in stored_rows(store, mine)]  # marked or not yet, the rule is one
+                without_model = [r for r in stored if marked_not_counted(r)]
+                done = [r for r in stored if r["status"] == "done"]
                 cell = table_row(row, done, len(stored) - len(done) - len(without_model), len(mine), bound, budget,
                                  unit, trace_pace(done), without_model)
                 if not run and not stored and bound is None:
@@ -373,18 +362,17 @@ def plan_text(settings: Settings) -> str:
     stored: dict[tuple[Any, ...], dict[str, Any]] = {}
     if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
         with ResultStore(settings.store) as store:
+            read = [as_read(r) for r in store.rows(status=None)]
             stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]): r
-                      for r in store.rows(status=None) if r["status"] == "done" or unanswered(r) is not None}
+                      for r in read if r["status"] == "done" or marked_not_counted(r)}
     for world in dict.fromkeys(row.world for row in rows):
         in_world = [row for row in rows if row.world == world]
         jobs = expand_jobs(world_suite(world, in_world, max_steps=settings.max_steps), settings.store,
                            limit=settings.episodes)
         for row in in_world:
             mine = [job for job in jobs if job.team == row.label]
-            without_model = [stored[job.key] for job in mine if job.key in stored
-                             and unanswered(stored[job.key]) is not None]
-            measured = [stored[job.key] for job in mine if job.key in stored
-                        and unanswered(stored[job.key]) is None]
+            without_model = [stored[job.key] for job in mine if marked_not_counted(stored.get(job.key) or {})]
+            measured = [stored[job.key] for job in mine if (stored.get(job.key) or {}).get("status") == "done"]
             stopped = [r["episode"] for r in measured if budget_stop(r) is not None]
             lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
                          f"{', '.join(job.episode for job in mine)} ({len(measured)} of {len(mine)} stored"
