@@ -37,7 +37,9 @@ flag is the smallest honest design: the store already replays failed rows on a r
 them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
 table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
 figure, whether the store row was marked yet or not. A probe that meets such a question is not kept in the ledger
-(its pace would bound the row for good) and its row plays nothing until a rerun probes it again.
+(its pace would bound the row for good) and its row plays nothing until a rerun probes it again; a kept probe is
+read back through the same check (`embedded_probe.stale_probe`): one that went without its model is dropped with a
+one-line notice and measured again.
 """
 
 from __future__ import annotations
@@ -54,13 +56,14 @@ from coopgraph.evals.bench.decision_pace import DecisionPace, decision_pace
 from coopgraph.evals.bench.embedded_plan import RESPONSE_CACHE, WIRINGS, WORLDS, Row, plan_rows, world_suite
 from coopgraph.evals.bench.embedded_probe import (
     Bound,
-    Probe,
     budget_seconds,
     cheapest_bound,
     expert_decisions,
+    kept_probe,
     minutes,
     probe,
     seconds_text,
+    stale_probe,
 )
 from coopgraph.evals.metrics import stat
 from coopgraph.evals.suite import Job, expand_jobs
@@ -115,9 +118,17 @@ class Ledger:
     def get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self.data:
             self.data[key] = make()
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
+            self._write()
         return self.data[key]
+
+    def drop(self, key: str) -> None:
+        """Forget what `key` kept (a probe that did not measure the model), so it is measured again."""
+        if self.data.pop(key, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
 
 
 def _expert_key(job: Job) -> str:
@@ -149,6 +160,10 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
     key = _probe_key(first, settings)
+    stale = stale_probe(ledger.data[key], settings.probe_decisions) if ledger.has(key) else None
+    if stale is not None:
+        say(f"{row.label} in {row.world}: the probe kept for {first.episode} {stale}: dropped, measured again")
+        ledger.drop(key)
     if not ledger.has(key):
         fresh = probe(row, first.episode, first.env_options, first.max_steps, settings.probe_decisions,
                       budget_seconds(settings.budget_min))
@@ -156,7 +171,7 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
             raise ModelStopped(f"the probe met a question without a model answer after {fresh.decisions} "
                                "decisions (server unavailable); the row is left for a rerun, which probes it again")
         ledger.get(key, lambda: asdict(fresh))
-    found = Probe(**ledger.data[key])
+    found = kept_probe(ledger.data[key])
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
@@ -165,10 +180,12 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
 def kept_bound(jobs: list[Job], settings: Settings, ledger: Ledger) -> Bound | None:
     """The bound a row failed, from what the ledger kept (None: it kept no probe, or the bound fits the budget)."""
     first = jobs[0]
-    if not ledger.has(_probe_key(first, settings), *(_expert_key(job) for job in jobs)):
-        return None
+    key = _probe_key(first, settings)
+    if not ledger.has(key, *(_expert_key(job) for job in jobs)) or stale_probe(ledger.data[key],
+                                                                               settings.probe_decisions):
+        return None  # no probe, or one a run measures again
     bound = cheapest_bound({job.episode: int(ledger.data[_expert_key(job)]) for job in jobs},
-                           Probe(**ledger.data[_probe_key(first, settings)]))
+                           kept_probe(ledger.data[key]))
     return bound if bound is not None and bound.exceeds(budget_seconds(settings.budget_min)) else None
 
 
