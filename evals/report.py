@@ -306,9 +306,9 @@ def cost_table(results: SuiteResults) -> Table:
         for row in rows:
             row["unanswered"] = "; ".join(unanswered[str(row["team"])]) or "none"
         legend += (" Some counted episodes were played partly without their model (its server stopped answering, "
-                   "or its calls failed) because the run was asked to count them (`coopgraph eval "
-                   "--count-unanswered`): their nodes took fallbacks, so those episodes' figures do not measure the "
-                   "model.")
+                   "or its calls failed), counted because the run was asked to (`coopgraph eval "
+                   "--count-unanswered`) or because they are a participant's session, which cannot be played again: "
+                   "their nodes took fallbacks, so those episodes' figures do not measure the model.")
     return Table("cost", f"{results.name}: cost per episode", columns, rows, legend)
 
 

@@ -62,8 +62,9 @@ def counted_anyway(row: dict[str, Any]) -> bool:
 
 def not_a_measurement(row: dict[str, Any]) -> Unanswered | None:
     """The rule: what a done row's episode asked without an answer when no run chose to count it; None when the
-    row measures the model (or is no done row)."""
-    if row.get("status") != "done" or counted_anyway(row):
+    row measures the model (or is no done row, or is a participant's session of a user study, which no rerun can
+    play again: the cost table names it instead)."""
+    if row.get("status") != "done" or counted_anyway(row) or isinstance(row.get("study"), dict):
         return None
     return unanswered(row)
 
@@ -76,7 +77,7 @@ def marked_not_counted(row: dict[str, Any]) -> bool:
 def judged(row: dict[str, Any], *, count_unanswered: bool = False) -> dict[str, Any]:
     """The row as a run stores it: failed with why when some questions went unanswered, or with `count_unanswered`
     done and marked `COUNTED_ANYWAY`; any other row as it is."""
-    missing = unanswered(row) if row.get("status") == "done" else None
+    missing = unanswered(row) if row.get("status") == "done" and not isinstance(row.get("study"), dict) else None
     if missing is None:
         return row
     if count_unanswered:
