@@ -30,12 +30,12 @@ runs read the user's cache, shows only what the model computed, or says that all
 
 An episode in which any question went without a model answer (its server stopped answering: the circuit refused
 the calls and the nodes took their fallbacks) measured the fallbacks, not the model (`coopgraph.evals.unanswered`).
-The eval runner stores its row failed with that reason, and a row kept done before this is marked so
-(`ResultStore.mark_failed`), the rule `coopgraph eval` applies too; the bench then plays none of the row's other
-episodes on that run. Failing the row rather than keeping a bench-only
-flag is the smallest honest design: the store already replays failed rows on a rerun (`pending_jobs`) and keeps
-them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
-table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
+The bench's episodes run through `run_jobs`, which stores such an episode failed with that reason, and a row kept
+done before this is marked so (`unanswered.settle_stored`): the rule `coopgraph eval` and `coopgraph report` apply
+too. The bench then plays none of the row's other episodes on that run. Failing the row rather than keeping a
+bench-only flag is the smallest honest design: the store already replays failed rows on a rerun
+(`pending_jobs`) and keeps them out of `coopgraph report`'s figures (counted as failed runs), so every reader
+agrees. Its table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
 figure, whether the store row was marked yet or not. A probe that meets such a question is not kept in the ledger
 (its pace would bound the row for good) and its row plays nothing until a rerun probes it again; a kept probe is
 read back through the same check (`embedded_probe.stale_probe`): one that went without its model is dropped with a
