@@ -101,8 +101,12 @@ def in_job_order(rows: list[dict[str, Any]], suite: Suite | None) -> list[dict[s
 
 
 def collect(folder: str | Path) -> list[SuiteResults]:
+    """Each suite's current rows by team; an episode played partly without its model reads as a failed run
+    (`unanswered.as_read`), whether or not a run has marked it yet."""
+    from coopgraph.evals.unanswered import as_read
+
     with existing_store(folder) as store:
-        rows = store.rows(status=None)
+        rows = [as_read(row) for row in store.rows(status=None)]
         texts = store.suite_texts()
     names = list(dict.fromkeys([*texts, *(r["suite"] for r in rows)]))
     results = []
@@ -301,13 +305,16 @@ def cost_table(results: SuiteResults) -> Table:
         columns.append(Column("unanswered", "Episodes with questions the model never answered", "text"))
         for row in rows:
             row["unanswered"] = "; ".join(unanswered[str(row["team"])]) or "none"
-        legend += (" Some episodes were played partly without their model (its server stopped answering, or its "
-                   "calls failed): their nodes took fallbacks, so those episodes' figures do not measure the model.")
+        legend += (" Some counted episodes were played partly without their model (its server stopped answering, "
+                   "or its calls failed), counted because the run was asked to (`coopgraph eval "
+                   "--count-unanswered`) or because they are a participant's session, which cannot be played again: "
+                   "their nodes took fallbacks, so those episodes' figures do not measure the model.")
     return Table("cost", f"{results.name}: cost per episode", columns, rows, legend)
 
 
 def _unanswered_episodes(results: SuiteResults) -> dict[str, list[str]]:
-    """Per team, its counted episodes that asked questions without a model answer (`evals/unanswered.py`)."""
+    """Per team, its counted episodes that asked questions without a model answer (`evals/unanswered.py`): only
+    those a run was asked to count, since the others read as failed runs."""
     from coopgraph.evals.unanswered import unanswered
 
     found: dict[str, list[str]] = {}

@@ -216,6 +216,16 @@ class ResultStore:
                                   [error, *key])
         return cursor.rowcount > 0
 
+    def mark_done(self, key: tuple[str, str, str, int, int, str], metrics: dict[str, Any]) -> bool:
+        """Make the row of `key` a done one with `metrics`, whether marked failed or done; whether there was a row.
+        For an episode a run was asked to count after all (`coopgraph eval --count-unanswered`): its figures were
+        kept when it was marked failed, so it need not be played again."""
+        where = " AND ".join(f"{column} = ?" for column in KEY_COLUMNS)
+        with self._transaction() as conn:
+            cursor = conn.execute(f"UPDATE runs SET status = 'done', error = NULL, metrics = ? WHERE {where}",
+                                  [_encode("metrics", metrics), *key])
+        return cursor.rowcount > 0
+
     def rows(self, *, suite: str | None = None, status: str | None = "done") -> list[dict[str, Any]]:
         query, args = "SELECT * FROM runs WHERE 1=1", []
         if suite is not None:

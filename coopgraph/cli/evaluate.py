@@ -45,10 +45,12 @@ def _team_means(store: Any, suite: str) -> dict[str, dict[str, Any]]:
     """Per team, the means over its current configuration's rows, as the report counts them."""
     from coopgraph.evals.metrics import mean
     from coopgraph.evals.report import current_rows
+    from coopgraph.evals.unanswered import not_a_measurement
 
     teams: dict[str, list[dict[str, Any]]] = {}
     for row in store.rows(suite=suite):
-        teams.setdefault(row["team"], []).append(row)
+        if not_a_measurement(row) is None:  # a row kept from before the rule, of a team this run left alone
+            teams.setdefault(row["team"], []).append(row)
     means = {}
     for team, rows in teams.items():
         current, _ = current_rows(rows)
@@ -82,15 +84,20 @@ def eval_suite(
     scorer: str = typer.Option("faithful", "--scorer", help="reasoning: faithful (LLM-Co's reading, quirks and "
                                "all) or fixed"),
     program: Path = typer.Option(None, "--program", help="reasoning: a program tuned by `coopgraph optimize`"),
+    count_unanswered: bool = typer.Option(False, "--count-unanswered", help="count an episode some of whose "
+                                          "questions went without a model answer (the nodes took their fallbacks); "
+                                          "by default it is stored failed with why, left out of the report's "
+                                          "figures and played again by a rerun"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object with what was run"),
 ) -> None:
     """Run a suite; finished episodes are stored at once, so a rerun resumes where an interrupted one stopped."""
     if suite == "reasoning":
         from coopgraph.cli.reasoning import eval_reasoning
 
-        if workers != 1 or concurrency != 1 or backend != "local" or max_steps is not None or team:
-            fail("--workers, --concurrency, --backend, --max-steps and --team apply to suites, not to "
-                 "`eval reasoning`")
+        if workers != 1 or concurrency != 1 or backend != "local" or max_steps is not None or team \
+                or count_unanswered:
+            fail("--workers, --concurrency, --backend, --max-steps, --team and --count-unanswered apply to suites, "
+                 "not to `eval reasoning`")
         with _sigterm_as_interrupt():
             eval_reasoning(questions, out=out or Path("runs/reasoning"), llm=llm, limit=limit, trials=trials,
                            scorer=scorer, program=program, as_json=as_json)
@@ -105,17 +112,19 @@ def eval_suite(
     stdout = sys.stdout
     with redirect_stdout(sys.stderr) if as_json else nullcontext():
         _run_suite(suite, out, workers=workers, concurrency=concurrency, llm=llm, limit=limit, max_steps=max_steps,
-                   backend=backend, ray_address=ray_address, team=team, as_json=as_json, stdout=stdout)
+                   backend=backend, ray_address=ray_address, team=team, as_json=as_json, stdout=stdout,
+                   count_unanswered=count_unanswered)
 
 
 def _run_suite(suite: str, out: Path, *, workers: int, concurrency: int, llm: str | None, limit: int | None,
                max_steps: int | None, backend: str, ray_address: str | None, team: list[str], as_json: bool,
-               stdout: TextIO) -> None:
+               stdout: TextIO, count_unanswered: bool = False) -> None:
     """`coopgraph eval SUITE`'s work once the options are read: check, expand, run into the store, sum up."""
     from coopgraph.cli.run import check_out_folder
     from coopgraph.evals.parallel import ConcurrencyInvalid, check_concurrency, run_jobs
     from coopgraph.evals.store import StoreDamaged, open_store
     from coopgraph.evals.suite import SuiteInvalid, expand_jobs, load_suite, unknown_members
+    from coopgraph.evals.unanswered import marked_not_counted, unanswered
 
     if backend not in ("local", "ray"):
         fail(f"--backend must be local or ray, not {backend!r}")
@@ -178,21 +187,33 @@ def _run_suite(suite: str, out: Path, *, workers: int, concurrency: int, llm: st
         def finished(job: Any, row: dict[str, Any]) -> None:
             failed = progress.tasks[0].fields["errors"] + (row.get("status") != "done")
             progress.update(task, advance=1, errors=failed)
+            missing = unanswered(row)
+            if marked_not_counted(row) and missing is not None:  # said now: the server may still be down
+                progress.console.print(f"[yellow]not counted[/yellow] {escape(job.team)} {job.episode} seed "
+                                       f"{job.seed}: {missing.text}; a rerun plays it again", highlight=False)
 
         with progress, _sigterm_as_interrupt():
             summary = run_jobs(jobs, store, workers=workers, backend=backend, concurrency=concurrency,
-                               ray_address=ray_address, on_result=finished, on_start=started)
+                               ray_address=ray_address, on_result=finished, on_start=started,
+                               count_unanswered=count_unanswered)
         teams = _team_means(store, loaded.name)
         payload = {"suite": loaded.name, "suite_file": str(path), "out": str(out), "store": str(store.path),
                    "jobs": summary.total, "skipped_done": summary.skipped, "ran": summary.done + summary.errors,
                    "done": summary.done, "errors": summary.errors, "interrupted": summary.interrupted,
                    "skipped_teams": sorted(label for label in missing if not team or label in team),
+                   "not_counted": summary.not_counted, "marked_kept": summary.marked_kept,
                    "error_messages": summary.error_messages[:20], "teams": teams}
         if as_json:
             emit_json(payload, stdout)
     if not as_json:
         console.print(f"{loaded.name}: {summary.done} run, {summary.skipped} already stored, "
                       f"{summary.errors} failed → {store.path}", highlight=False)
+        if summary.marked_kept:
+            console.print(f"  {summary.marked_kept} episodes stored before went partly without their model: "
+                          "marked failed and played again", highlight=False)
+        if summary.not_counted:
+            console.print(f"  {len(summary.not_counted)} of the failed went partly without their model (not "
+                          "counted; `--count-unanswered` counts them)", highlight=False)
         for message in summary.error_messages[:5]:
             console.print(f"  [red]failed[/red] {escape(message)}", highlight=False)
         for label, t in teams.items():

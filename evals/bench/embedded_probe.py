@@ -9,6 +9,11 @@ world's expert team plays the same episode (it is scripted: a second or two) and
 listed actions count the decisions that episode needs. Their product is a lower bound on the episode's time for a
 team that decides no less often than the expert; when it exceeds the budget the row says so with both factors and
 the probe's n instead of running the episode.
+
+A probe kept in the bench's ledger is read back through the same check a fresh one passes (`stale_probe`): one that
+met a question without a model answer is dropped and measured again, and so is one kept before probes stopped at
+such a question that timed fewer decisions than it asked for with no error or budget to explain it, since its
+server may have stopped under it. Entries of older ledgers otherwise read as they were (`kept_probe`).
 """
 
 from __future__ import annotations
@@ -17,7 +22,7 @@ import contextlib
 import math
 import tempfile
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
@@ -84,6 +89,24 @@ def minutes(seconds: float) -> str:
 def seconds_text(value: float) -> str:
     """Seconds with one decimal from 1 s on, two significant digits below (a scripted model's milliseconds)."""
     return f"{value:.1f}" if value >= 1 else f"{value:.2g}"
+
+
+def kept_probe(entry: dict[str, Any]) -> Probe:
+    """A probe as the ledger kept it: fields a ledger of another version has or lacks are left to their defaults."""
+    known = {f.name for f in fields(Probe)}
+    return Probe(**{name: value for name, value in entry.items() if name in known})
+
+
+def stale_probe(entry: dict[str, Any], decisions: int) -> str | None:
+    """Why a kept probe does not measure the model's pace (it went partly without its model), or None: the check
+    a fresh probe passes before it is kept, applied again when it is read back."""
+    found = kept_probe(entry)
+    if found.without_model:
+        return f"met a question without a model answer after {found.decisions} decisions"
+    if "without_model" not in entry and found.decisions < decisions and not found.error and not found.stopped:
+        return (f"timed {found.decisions} of {decisions} decisions before probes stopped at a question without a "
+                "model answer, so its server may have stopped under it")
+    return None
 
 
 def cheapest_bound(needed: dict[str, int], probe: Probe) -> Bound | None:

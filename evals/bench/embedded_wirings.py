@@ -30,13 +30,16 @@ runs read the user's cache, shows only what the model computed, or says that all
 
 An episode in which any question went without a model answer (its server stopped answering: the circuit refused
 the calls and the nodes took their fallbacks) measured the fallbacks, not the model (`coopgraph.evals.unanswered`).
-The bench marks its store row failed with that reason (`ResultStore.mark_failed`), a row kept done before this
-included, and does not play the row's other episodes on that run. Failing the row rather than keeping a bench-only
-flag is the smallest honest design: the store already replays failed rows on a rerun (`pending_jobs`) and keeps
-them out of `coopgraph report`'s figures (counted as failed runs), so every reader agrees. Its
-table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
+The bench's episodes run through `run_jobs`, which stores such an episode failed with that reason, and a row kept
+done before this is marked so (`unanswered.settle_stored`): the rule `coopgraph eval` and `coopgraph report` apply
+too. The bench then plays none of the row's other episodes on that run. Failing the row rather than keeping a
+bench-only flag is the smallest honest design: the store already replays failed rows on a rerun
+(`pending_jobs`) and keeps them out of `coopgraph report`'s figures (counted as failed runs), so every reader
+agrees. Its table row, `--from-store` and `--plan` name the episode and why it is not counted, and leave it out of every
 figure, whether the store row was marked yet or not. A probe that meets such a question is not kept in the ledger
-(its pace would bound the row for good) and its row plays nothing until a rerun probes it again.
+(its pace would bound the row for good) and its row plays nothing until a rerun probes it again; a kept probe is
+read back through the same check (`embedded_probe.stale_probe`): one that went without its model is dropped with a
+one-line notice and measured again.
 """
 
 from __future__ import annotations
@@ -53,18 +56,19 @@ from coopgraph.evals.bench.decision_pace import DecisionPace, decision_pace
 from coopgraph.evals.bench.embedded_plan import RESPONSE_CACHE, WIRINGS, WORLDS, Row, plan_rows, world_suite
 from coopgraph.evals.bench.embedded_probe import (
     Bound,
-    Probe,
     budget_seconds,
     cheapest_bound,
     expert_decisions,
+    kept_probe,
     minutes,
     probe,
     seconds_text,
+    stale_probe,
 )
 from coopgraph.evals.metrics import stat
 from coopgraph.evals.suite import Job, expand_jobs
 from coopgraph.evals.tables import Column, Format, Table, stat_text
-from coopgraph.evals.unanswered import unanswered
+from coopgraph.evals.unanswered import as_read, marked_not_counted, settle_stored, unanswered
 
 COLUMNS = [Column("wiring", "Wiring", "text"), Column("world", "World", "text"), Column("profile", "Profile", "text"),
            Column("episodes", "Episodes (n)", "text"), Column("measure", "Success or score", "text"),
@@ -114,9 +118,17 @@ class Ledger:
     def get(self, key: str, make: Callable[[], Any]) -> Any:
         if key not in self.data:
             self.data[key] = make()
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
+            self._write()
         return self.data[key]
+
+    def drop(self, key: str) -> None:
+        """Forget what `key` kept (a probe that did not measure the model), so it is measured again."""
+        if self.data.pop(key, None) is not None:
+            self._write()
+
+    def _write(self) -> None:
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self.path.write_text(json.dumps(self.data, indent=1, sort_keys=True), encoding="utf-8")
 
 
 def _expert_key(job: Job) -> str:
@@ -148,6 +160,10 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
     needed = _expert_counts(ledger, jobs)
     first = jobs[0]
     key = _probe_key(first, settings)
+    stale = stale_probe(ledger.data[key], settings.probe_decisions) if ledger.has(key) else None
+    if stale is not None:
+        say(f"{row.label} in {row.world}: the probe kept for {first.episode} {stale}: dropped, measured again")
+        ledger.drop(key)
     if not ledger.has(key):
         fresh = probe(row, first.episode, first.env_options, first.max_steps, settings.probe_decisions,
                       budget_seconds(settings.budget_min))
@@ -155,7 +171,7 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
             raise ModelStopped(f"the probe met a question without a model answer after {fresh.decisions} "
                                "decisions (server unavailable); the row is left for a rerun, which probes it again")
         ledger.get(key, lambda: asdict(fresh))
-    found = Probe(**ledger.data[key])
+    found = kept_probe(ledger.data[key])
     if found.error:
         say(f"{row.label} in {row.world}: the probe stopped after {found.decisions} decisions: {found.error}")
     return cheapest_bound(needed, found)
@@ -164,10 +180,12 @@ def row_bound(row: Row, jobs: list[Job], settings: Settings, ledger: Ledger,
 def kept_bound(jobs: list[Job], settings: Settings, ledger: Ledger) -> Bound | None:
     """The bound a row failed, from what the ledger kept (None: it kept no probe, or the bound fits the budget)."""
     first = jobs[0]
-    if not ledger.has(_probe_key(first, settings), *(_expert_key(job) for job in jobs)):
-        return None
+    key = _probe_key(first, settings)
+    if not ledger.has(key, *(_expert_key(job) for job in jobs)) or stale_probe(ledger.data[key],
+                                                                               settings.probe_decisions):
+        return None  # no probe, or one a run measures again
     bound = cheapest_bound({job.episode: int(ledger.data[_expert_key(job)]) for job in jobs},
-                           Probe(**ledger.data[_probe_key(first, settings)]))
+                           kept_probe(ledger.data[key]))
     return bound if bound is not None and bound.exceeds(budget_seconds(settings.budget_min)) else None
 
 
@@ -176,7 +194,7 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     """Run the row's episodes unless its bound says it cannot finish; the bound when it cannot, else None."""
     from coopgraph.evals.parallel import pending_jobs, run_jobs
 
-    fail_unanswered(store, stored_rows(store, jobs))  # kept done before the bench knew better
+    settle_stored(store, stored_rows(store, jobs))  # kept done before the bench knew better
     todo, _ = pending_jobs(jobs, store)
     if not todo:
         return None
@@ -199,12 +217,13 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
     for job in todo:  # one at a time: an episode stopped at the budget ends the row
         if run_jobs([job], store).interrupted:
             raise KeyboardInterrupt  # run_jobs kept what finished; stop here rather than start the next row
-        ran = [r for r in stored_rows(store, [job]) if r["status"] == "done"]
-        if fail_unanswered(store, ran):  # the model stopped answering: more episodes now would measure nothing
+        kept = stored_rows(store, [job])
+        if any(marked_not_counted(r) for r in kept):  # the model stopped answering: more now would measure nothing
             left = len(todo) - todo.index(job) - 1
-            say(f"{row.label} in {row.world}: {job.episode}: {unanswered_text(ran[0])}, not counted; "
+            say(f"{row.label} in {row.world}: {job.episode}: {unanswered_text(kept[0])}, not counted; "
                 f"{left} episodes left for a rerun, which plays it again")
             break
+        ran = [r for r in kept if r["status"] == "done"]
         stop = budget_stop(ran[0]) if ran else None
         if stop is not None:
             left = len(todo) - todo.index(job) - 1
@@ -212,18 +231,6 @@ def run_row(row: Row, jobs: list[Job], settings: Settings, store: Any, ledger: L
                 f"{stop['max_steps']} after {minutes(stop['wall_time_s'])} min; {left} episodes left unrun")
             break
     return None
-
-
-def fail_unanswered(store: Any, rows: list[dict[str, Any]]) -> bool:
-    """Mark failed each done row whose episode went partly without its model, so a rerun plays it again; whether
-    there was one."""
-    marked = False
-    for r in rows:
-        missing = unanswered(r)
-        if r["status"] == "done" and missing is not None:
-            key = (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"])
-            marked = store.mark_failed(key, missing.error) or marked
-    return marked
 
 
 def unanswered_text(row: dict[str, Any]) -> str:
@@ -238,10 +245,9 @@ def not_counted_text(rows: list[dict[str, Any]]) -> str:
 
 def stored_rows(store: Any, jobs: list[Job]) -> list[dict[str, Any]]:
     """The store's rows (done or failed) of `jobs`."""
-    keys = {job.key for job in jobs}
-    suites = {job.suite for job in jobs}
-    return [r for suite in suites for r in store.rows(suite=suite, status=None)
-            if (r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]) in keys]
+    from coopgraph.evals.parallel import kept_rows
+
+    return kept_rows(jobs, store)
 
 
 def budget_stop(row: dict[str, Any]) -> dict[str, Any] | None:
@@ -347,9 +353,9 @@ def build_table(settings: Settings, *, say: Callable[[str], None] = print, run: 
                 mine = [job for job in jobs if job.team == row.label]
                 bound = (run_row(row, mine, settings, store, ledger, say) if run
                          else kept_bound(mine, settings, ledger))
-                stored = stored_rows(store, mine)
-                without_model = [r for r in stored if unanswered(r) is not None]
-                done = [r for r in stored if r["status"] == "done" and unanswered(r) is None]
+                stored = [as_read(r) for r in stored_rows(store, mine)]  # marked or not yet, the rule is one
+                without_model = [r for r in stored if marked_not_counted(r)]
+                done = [r for r in stored if r["status"] == "done"]
                 cell = table_row(row, done, len(stored) - len(done) - len(without_model), len(mine), bound, budget,
                                  unit, trace_pace(done), without_model)
                 if not run and not stored and bound is None:
@@ -373,18 +379,17 @@ def plan_text(settings: Settings) -> str:
     stored: dict[tuple[Any, ...], dict[str, Any]] = {}
     if (settings.store / STORE_NAME).is_file():  # listing the plan creates no store
         with ResultStore(settings.store) as store:
+            read = [as_read(r) for r in store.rows(status=None)]
             stored = {(r["suite"], r["team"], r["episode"], r["seed"], r["repeat"], r["config_hash"]): r
-                      for r in store.rows(status=None) if r["status"] == "done" or unanswered(r) is not None}
+                      for r in read if r["status"] == "done" or marked_not_counted(r)}
     for world in dict.fromkeys(row.world for row in rows):
         in_world = [row for row in rows if row.world == world]
         jobs = expand_jobs(world_suite(world, in_world, max_steps=settings.max_steps), settings.store,
                            limit=settings.episodes)
         for row in in_world:
             mine = [job for job in jobs if job.team == row.label]
-            without_model = [stored[job.key] for job in mine if job.key in stored
-                             and unanswered(stored[job.key]) is not None]
-            measured = [stored[job.key] for job in mine if job.key in stored
-                        and unanswered(stored[job.key]) is None]
+            without_model = [stored[job.key] for job in mine if marked_not_counted(stored.get(job.key) or {})]
+            measured = [stored[job.key] for job in mine if (stored.get(job.key) or {}).get("status") == "done"]
             stopped = [r["episode"] for r in measured if budget_stop(r) is not None]
             lines.append(f"{row.wiring:<7} {row.world:<15} {row.profile_text:<50} "
                          f"{', '.join(job.episode for job in mine)} ({len(measured)} of {len(mine)} stored"

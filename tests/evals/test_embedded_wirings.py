@@ -305,14 +305,19 @@ def test_a_row_whose_decisions_were_all_cached_says_so_instead_of_a_pace() -> No
 def _probe_says_it_fits(settings: Settings) -> None:
     """A probe kept in the ledger that timed the row's decisions at no time at all: the bound fits any budget, as
     it does for a wiring that asks its model more often than the expert decides."""
+    _keep_probe(settings, {"decisions": settings.probe_decisions, "seconds": 0.0})
+
+
+def _keep_probe(settings: Settings, entry: dict[str, Any]) -> str:
+    """Keep `entry` in the ledger as the probe of the row's first episode, as an earlier run left it; its key."""
     from coopgraph.evals.bench.embedded_plan import world_suite
     from coopgraph.evals.suite import expand_jobs
 
     rows = plan_rows(settings.wirings, settings.worlds, distilled=settings.distilled)
     first = expand_jobs(world_suite("overcooked", rows, max_steps=settings.max_steps), settings.store, limit=1)[0]
-    ledger = Ledger(settings.store / "probes.json")
-    ledger.get(f"probe model-time {first.config_hash} {first.episode} {settings.probe_decisions}",
-               lambda: {"decisions": settings.probe_decisions, "seconds": 0.0})
+    key = f"probe model-time {first.config_hash} {first.episode} {settings.probe_decisions}"
+    Ledger(settings.store / "probes.json").get(key, lambda: entry)
+    return key
 
 
 def test_a_row_whose_episode_runs_past_the_budget_stops_there_plays_no_more_and_says_so(
@@ -492,3 +497,46 @@ def test_a_probe_that_meets_a_stopped_server_is_not_kept_and_its_row_plays_nothi
     (again,) = _cells(build_table(settings, say=lambda _: None).markdown())
     assert again[3] == "1" and (settings.store / STORE_NAME).is_file()
     assert [key for key in Ledger(settings.store / "probes.json").data if key.startswith("probe ")]
+
+
+@pytest.mark.parametrize("kept", [
+    {"decisions": 1, "error": None, "seconds": 0.0, "stopped": False},  # before probes stopped at a fallback
+    {"decisions": 2, "error": None, "seconds": 0.5, "stopped": False, "without_model": True},
+], ids=["kept-before-the-check", "marked-without-model"])
+def test_a_kept_probe_measured_without_its_model_is_dropped_with_a_notice_and_measured_again(
+        kitchen_model: list[str], tmp_path: Path, kept: dict[str, Any]) -> None:
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store",
+                        max_steps=30, distilled=False, probe_decisions=3)
+    key = _keep_probe(settings, kept)
+    said: list[str] = []
+    (cells,) = _cells(build_table(settings, say=said.append).markdown())
+    (notice,) = [line for line in said if "the probe kept for cramped_room" in line]
+    assert notice.endswith(": dropped, measured again") and "without a model answer" in notice
+    again = Ledger(settings.store / "probes.json").data[key]
+    assert again["decisions"] == 3 and again["without_model"] is False  # the model's pace, measured anew
+    assert cells[3] == "1"
+
+
+def test_a_kept_probe_of_an_older_ledger_that_measured_the_model_is_read_as_it_was(
+        kitchen_model: list[str], tmp_path: Path) -> None:
+    settings = Settings(wirings=["llmco"], worlds=["overcooked"], episodes=1, store=tmp_path / "store",
+                        max_steps=30, distilled=False, probe_decisions=3)
+    kept = {"decisions": 3, "error": None, "seconds": 0.0, "stopped": False, "from_a_later_version": 1}
+    key = _keep_probe(settings, kept)
+    said: list[str] = []
+    build_table(settings, say=said.append)
+    assert Ledger(settings.store / "probes.json").data[key] == kept and not any("probe kept" in s for s in said)
+
+
+def test_which_kept_probes_are_stale() -> None:
+    from coopgraph.evals.bench.embedded_probe import stale_probe
+
+    assert stale_probe({"decisions": 5, "seconds": 1.0}, 5) is None  # an older ledger's probe that had its decisions
+    assert stale_probe({"decisions": 2, "seconds": 1.0, "error": "ValueError: x"}, 5) is None  # it failed: said
+    assert stale_probe({"decisions": 2, "seconds": 1.0, "stopped": True}, 5) is None  # the budget stopped it
+    assert stale_probe({"decisions": 2, "seconds": 1.0, "without_model": False}, 5) is None  # its episode ended
+    assert stale_probe({"decisions": 2, "seconds": 1.0}, 5) == (
+        "timed 2 of 5 decisions before probes stopped at a question without a model answer, so its server may have "
+        "stopped under it")
+    assert stale_probe({"decisions": 4, "seconds": 1.0, "without_model": True}, 5) == (
+        "met a question without a model answer after 4 decisions")

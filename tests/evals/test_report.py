@@ -187,15 +187,26 @@ def test_deterministic_replicates_are_said_to_be_so(tmp_path: Path) -> None:
     assert "| 50.0 (n=3, deterministic) |" in text  # copies of one run: no spread to print
 
 
-def test_the_cost_table_names_episodes_played_partly_without_their_model(tmp_path: Path) -> None:
+def test_an_episode_played_partly_without_its_model_is_a_failed_run_unless_a_run_chose_to_count_it(
+        tmp_path: Path) -> None:
     _store(tmp_path)
     healthy = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
     assert "never answered" not in healthy  # no column when every question was answered
-    with ResultStore(tmp_path) as store:
-        store.record(_row("full", "test/1", 2, 80, finished=20.0, llm_usage={
-            "alice": {"llm_calls": 3, "llm_fallbacks": 40, "llm_refused": 40}, "bob": {"llm_fallbacks": 0}}))
+    gone = {"alice": {"llm_calls": 3, "llm_fallbacks": 40, "llm_refused": 40}, "bob": {"llm_fallbacks": 0}}
+    with ResultStore(tmp_path) as store:  # stored done, as runs did before the rule: no run has marked it
+        store.record(_row("full", "test/1", 2, 999, finished=20.0, llm_usage=gone))
+    (result,) = collect(tmp_path)
+    assert result.summaries["full"].episodes == 4 and result.errors["full"] == 1  # in no figure: a failed run
     text = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
-    assert "Episodes with questions the model never answered" in text
+    assert ("full: test/1 (seed 2): not a measurement of the model: 40 questions without a model answer (server "
+            "unavailable); a rerun plays it again") in text
+    assert "never answered" not in text  # nothing counted went without its model
+    with ResultStore(tmp_path) as store:  # `coopgraph eval --count-unanswered` counted it
+        store.mark_done(("abl", "full", "test/1", 2, 0, "c1"), {"unanswered_counted": True})
+    (result,) = collect(tmp_path)
+    assert result.summaries["full"].episodes == 5 and result.errors["full"] == 0
+    text = Path(write_report(tmp_path)["report"]).read_text(encoding="utf-8")
+    assert "Episodes with questions the model never answered" in text and "--count-unanswered" in text
     full = next(line for line in text.splitlines() if line.startswith("| full |") and "(seed 2)" in line)
     assert "test/1 (seed 2): 40 questions without a model answer (server unavailable)" in full
     assert next(line for line in text.splitlines() if line.startswith("| w/o validation |")

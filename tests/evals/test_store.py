@@ -53,6 +53,19 @@ def test_a_done_row_marked_failed_keeps_its_figures_and_a_retry_replaces_it(tmp_
     assert row["status"] == "done" and row["run_id"] == "replayed" and row["error"] is None
 
 
+def test_a_row_marked_failed_can_be_counted_again_from_its_kept_figures(tmp_path: Path) -> None:
+    key = ("s", "t", "test/0", 0, 0, "abc")
+    with ResultStore(tmp_path) as store:
+        assert not store.mark_done(key, {"counted": True})  # no row: nothing to count
+        store.record(_row(steps=30))
+        store.mark_failed(key, "not a measurement of the model")
+        assert store.mark_done(key, {"counted": True})
+        (row,) = store.rows(status=None)
+        assert store.done_keys() == {key}
+    assert row["status"] == "done" and row["error"] is None and row["steps"] == 30 and row["metrics"] == {
+        "counted": True}
+
+
 def test_suites_are_kept_for_the_report_and_a_missing_store_is_a_clear_error(tmp_path: Path) -> None:
     with ResultStore(tmp_path / "a") as store:
         store.save_suite("s", "s.yaml", "name: s")
