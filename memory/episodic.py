@@ -57,10 +57,11 @@ class EpisodicMemory:
         self._actions: deque[ActionRecord] = deque(maxlen=max_actions)
         self._messages: deque[DialogueLine] = deque(maxlen=max_messages)
         self._no_effect: dict[str, str] = {}
+        self._last_view: str | None = None
 
     def __setstate__(self, state: dict[str, object]) -> None:
-        """A checkpoint pickled before `_no_effect` existed restores with none recorded."""
-        self.__dict__.update({"_no_effect": {}, **state})
+        """A checkpoint pickled before `_no_effect` or `_last_view` existed restores with none recorded."""
+        self.__dict__.update({"_no_effect": {}, "_last_view": None, **state})
 
     @property
     def max_actions(self) -> int:
@@ -102,6 +103,15 @@ class EpisodicMemory:
         """Whether the last attempt of `text` did nothing and left exactly `situation` (None never matches)."""
         return situation is not None and self._no_effect.get(text) == situation
 
+    def note_view(self, digest: str) -> bool:
+        """Record what a decision was shown (a digest of its view); whether the decision before was shown the same.
+
+        At temperature 0 the same view gets the same answer, so a planner shown what it was shown last time will
+        choose what it chose last time (`skip_stalled_wait` uses this)."""
+        same = digest == self._last_view
+        self._last_view = digest
+        return same
+
     def add_message(self, sender: str, text: str, step: int) -> DialogueLine:
         line = DialogueLine(sender=sender, text=text, step=int(step))
         self._messages.append(line)
@@ -123,3 +133,4 @@ class EpisodicMemory:
         self._actions.clear()
         self._messages.clear()
         self._no_effect.clear()
+        self._last_view = None

@@ -6,7 +6,9 @@ The ranking and shortening heuristics live beside this module (`candidates.py` f
 
 from __future__ import annotations
 
-from collections.abc import Callable
+import hashlib
+import json
+from collections.abc import Callable, Mapping
 from typing import Any, cast
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -16,6 +18,7 @@ from coopgraph.envs.protocol import Affordance, AffordanceGroup
 from coopgraph.nodes.candidates import CandidateParams, distance_notes, rank
 from coopgraph.nodes.context import NodeContext
 from coopgraph.nodes.families.execution import history_text
+from coopgraph.nodes.families.recall import CLOCK_FACTS
 from coopgraph.nodes.keys import ACTIONS, CHOICE, CHOICE_INDEX, FACTS, INVALID, OPTIONS
 from coopgraph.nodes.order_vote import OrderVote, choose_in_orders
 from coopgraph.nodes.programs import ChoiceParams, ChoiceProgram, adapter_for, run_program
@@ -52,6 +55,11 @@ class ListParams(BaseModel):
                                           "cook holding what no place it reaches can take (an onion by a full pot, "
                                           "no counter free) is asked to wait or step aside instead of asking for "
                                           "the pot again from its only access")
+
+    skip_stalled_wait: bool = Field(default=False, description="leave off waiting when this decision is shown "
+                                    "what the one before was shown (its facts but the clock) and that one waited, "
+                                    "unless only messages would be left; off as published: a small planner at "
+                                    "temperature 0 waits again from the same view for as long as nothing moves")
 
     @model_validator(mode="after")
     def _always_needs_skip(self) -> ListParams:
@@ -106,6 +114,32 @@ def without_ineffective(options: list[Affordance], episodic: Any, always: bool =
     return kept if always or any(not kept_anyway(o) for o in kept) else options
 
 
+def view_digest(facts: Mapping[str, Any] | None) -> str:
+    """A digest of what a decision is shown of the world: its facts without the clock (`CLOCK_FACTS`), in key
+    order, so a view repeated at a later step digests the same."""
+    view = {k: v for k, v in (facts or {}).items() if k not in CLOCK_FACTS}
+    text = json.dumps(view, sort_keys=True, default=str, ensure_ascii=False)
+    return hashlib.sha256(text.encode()).hexdigest()
+
+
+def without_stalled_wait(options: list[Affordance], last_action: str | None) -> list[Affordance]:
+    """The options minus the wait `last_action` was, when the planner is shown what it was shown when it chose it
+    (the caller passes None otherwise): nothing it sees moved while it waited, and asked again it would wait
+    again.
+    The whole list when only a message would be left."""
+    if last_action is None:
+        return options
+    return _leave_off(options, lambda o: o.group == AffordanceGroup.WAIT and history_text(o) == last_action)
+
+
+def _traced_leave_off(ctx: NodeContext[ListParams], why: str, listed: list[Affordance],
+                      options: list[Affordance]) -> None:
+    """A `left_off` trace event naming what a rule took off the list, and under which rule."""
+    if ctx.tracer is not None and len(options) < len(listed):
+        kept = set(map(id, options))
+        ctx.tracer.event("left_off", node=ctx.name, **{why: [o.text for o in listed if id(o) not in kept]})
+
+
 @node("planning.list_actions", reads=("message", "facts"), optional_reads=("message",),
       writes=(ACTIONS, OPTIONS, FACTS), params=ListParams,
       adds_facts=lambda params: ("option_notes",) if params.distances else ())
@@ -116,7 +150,8 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
     finished is left off; with `skip_claimed`, what a partner said it goes for; with `skip_ineffective`, what did
     nothing when last tried from the situation it still stands in (with `skip_ineffective_always`, even when
-    only waiting or stepping aside is left)."""
+    only waiting or stepping aside is left); with `skip_stalled_wait`, a wait chosen last time from the very
+    view shown now (the facts but the clock)."""
     affordances = ctx.resources.affordances
     assert affordances is not None, "planning.list_actions ran without the world's affordances"
     options = affordances.available(ctx.belief, message=state.get("message"))
@@ -126,9 +161,13 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     if ctx.params.skip_ineffective:
         listed = options
         options = without_ineffective(options, ctx.memory.episodic, ctx.params.skip_ineffective_always)
-        if ctx.tracer is not None and len(options) < len(listed):
-            kept = set(map(id, options))
-            ctx.tracer.event("left_off", node=ctx.name, ineffective=[o.text for o in listed if id(o) not in kept])
+        _traced_leave_off(ctx, "ineffective", listed, options)
+    if ctx.params.skip_stalled_wait:
+        episodic, listed = ctx.memory.episodic, options
+        same_view = episodic.note_view(view_digest(state.get("facts")))
+        last = episodic.actions[-1].text if same_view and episodic.actions else None
+        options = without_stalled_wait(options, last)
+        _traced_leave_off(ctx, "stalled", listed, options)
     update: dict[str, Any] = {"actions": [option.text for option in options], "options": options}
     if ctx.params.distances:
         update["facts"] = {**(state.get("facts") or {}), "option_notes": distance_notes(options)}
