@@ -125,8 +125,7 @@ def view_digest(facts: Mapping[str, Any] | None) -> str:
 def without_stalled_wait(options: list[Affordance], last_action: str | None) -> list[Affordance]:
     """The options minus the wait `last_action` was, when the planner is shown what it was shown when it chose it
     (the caller passes None otherwise): nothing it sees moved while it waited, and asked again it would wait
-    again.
-    The whole list when only a message would be left."""
+    again. The whole list when only a message would be left."""
     if last_action is None:
         return options
     return _leave_off(options, lambda o: o.group == AffordanceGroup.WAIT and history_text(o) == last_action)

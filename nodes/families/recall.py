@@ -48,9 +48,9 @@ def _progress(belief: Belief, params: RetrieveParams) -> str:
 #: The facts `memory.retrieve` gives every step (`recalled` too, when a vector store recalls anything).
 RETRIEVED = ("agent_name", "partner_names", "goal", "progress", "dialogue", "previous_actions", "step", "max_steps")
 
-#: The facts among them that carry the clock: the step, the horizon and the action log's step stamps (with
+#: The facts among them that change with the clock alone: the step and the action log's step stamps (with
 #: `action_texts`, the same log without them). A view without these is what the agent sees of the world.
-CLOCK_FACTS = ("step", "max_steps", "previous_actions")
+CLOCK_FACTS = ("step", "previous_actions")
 
 
 def _retrieved(params: RetrieveParams) -> tuple[str, ...]:
