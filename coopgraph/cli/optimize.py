@@ -115,6 +115,8 @@ def distill(
     epochs: float = typer.Option(1.0, "--epochs", min=0.01),
     lr: float = typer.Option(5e-4, "--lr"),
     rank: int = typer.Option(16, "--rank", min=1),
+    init: Path | None = typer.Option(None, "--init", help="start from this adapter GGUF (an earlier round, e.g. "
+                                     "the shipped one), so the round builds on what the earlier rounds learned"),
     python: Path = typer.Option(DISTILL_PYTHON, "--python", help="interpreter with torch (`make distill-env`)"),
 ) -> None:
     """Fit a LoRA adapter of Gemma 3 270M on the expert's choices, written as a llama.cpp GGUF adapter."""
@@ -133,6 +135,8 @@ def distill(
     for path in data:
         if not path.exists():
             fail(f"no decisions file {path}; write one with `coopgraph data decisions --set train -o {path}`")
+    if init is not None and not init.is_file():
+        fail(f"no adapter {init} to start from; --init takes a LoRA adapter GGUF written by `coopgraph distill`")
     base = model_files.require("local-tiny")
     pairs = out.with_suffix(".pairs.jsonl")
     counts = distill_data.write_examples((d for path in data for d in read_jsonl(path)), pairs, spec=spec)
@@ -140,6 +144,8 @@ def distill(
     script = Path(distill_data.__file__).with_name("train.py")
     command = [str(python), str(script), str(pairs), "--base", str(base), "--out", str(out), "--limit", str(limit),
                "--epochs", str(epochs), "--lr", str(lr), "--rank", str(rank)]
+    if init is not None:
+        command += ["--init", str(init)]
     if subprocess.run(command, check=False).returncode != 0:
         fail("training failed (see its output above)")
     digest = model_files.sha256_of(out)

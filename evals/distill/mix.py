@@ -140,6 +140,32 @@ def mix(sources: list[str], validation: list[str], seed: int = 0, learner: list[
     return points, report
 
 
+def parse_weight(text: str) -> tuple[str, int]:
+    """`SITUATION=K`: a situation's name (or the start of it) and how many times its train points appear."""
+    situation, sep, times = text.rpartition("=")
+    if not sep or not situation.strip() or not times.isdigit() or int(times) < 1:
+        raise MixError(f"{text!r}: expected SITUATION=K, K a whole number of at least 1")
+    return situation.strip(), int(times)
+
+
+def weighted(points: list[dict[str, Any]], weights: list[str]) -> tuple[list[dict[str, Any]], list[str]]:
+    """The points with each train point of a weighted situation repeated (in place, so the file stays in draw
+    order), and one report line per weight saying how many points it repeated."""
+    parsed = [parse_weight(text) for text in weights]
+    counts = Counter[str]()
+    out: list[dict[str, Any]] = []
+    for point in points:
+        times = 1
+        if point.get("split") == "train":
+            for situation, k in parsed:
+                if str(point.get("situation", "")).startswith(situation):
+                    times = k
+                    counts[situation] += 1
+                    break
+        out += [point] * times
+    return out, [f"weight {k} on {counts[situation]} train points of {situation!r}" for situation, k in parsed]
+
+
 def write_points(points: list[dict[str, Any]], path: Path) -> None:
     """One decision point per line, keys sorted, so two runs that made the same points write the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -156,16 +182,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--validation", action="append", default=[], help="FILE:N of the validation split")
     parser.add_argument("-o", "--out", type=Path, required=True)
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--weight", action="append", default=[], help="SITUATION=K: repeat the train points whose "
+                        "situation starts with SITUATION K times in all")
     parser.add_argument("--balance", action="store_true", help="spread each train draw evenly over the points' "
                         "`situation` (what the cook holds and what the kitchen needs of it), rare ones first in full")
     args = parser.parse_args(argv)
     try:
         points, report = mix(args.sources, args.validation, args.seed, args.learner, args.balance)
+        points, weight_report = weighted(points, args.weight)
     except MixError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     write_points(points, args.out)
-    print("\n".join(report) + f"\nwrote {len(points)} points to {args.out}")
+    print("\n".join(report + weight_report) + f"\nwrote {len(points)} points to {args.out}")
     return 0
 
 

@@ -9,7 +9,11 @@ positions alone: Gemma's 262k-token vocabulary would otherwise cost more than th
 Adapted layers are the value/output projections and the MLP. Query and key projections are left alone because
 llama.cpp may store them permuted for its rotary layout; the adapter then maps onto GGUF tensors one to one.
 
-Run: `python evals/distill/train.py PAIRS.jsonl --base MODEL.gguf --out ADAPTER.gguf [--epochs 1] [--limit N]`.
+With `--init ADAPTER.gguf` training starts from an adapter this script wrote (a shipped round), so a DAgger round
+can build on what earlier rounds learned when their decision files are gone: the weights carry the aggregate.
+
+Run: `python evals/distill/train.py PAIRS.jsonl --base MODEL.gguf --out ADAPTER.gguf [--epochs 1] [--limit N]
+[--init ADAPTER.gguf]`.
 """
 
 from __future__ import annotations
@@ -102,6 +106,37 @@ def export_gguf(model: Any, out: Path, *, alpha: float, arch: str, n_layers: int
     return count
 
 
+def load_gguf_adapter(model: Any, path: Path, *, alpha: float, arch: str, n_layers: int) -> int:
+    """Copy a GGUF adapter's A/B matrices into the PEFT model's LoRA modules (the inverse of `export_gguf`);
+    refuses an adapter of another rank, alpha or set of tensors, which would not be the same function."""
+    reader = gguf.GGUFReader(str(path))
+    field = reader.fields.get("adapter.lora.alpha")
+    if field is None or reader.fields.get("general.type") is None:
+        raise ValueError(f"{path}: not a LoRA adapter GGUF")
+    if float(field.parts[field.data[0]][0]) != alpha:
+        raise ValueError(f"{path}: alpha {float(field.parts[field.data[0]][0])}, this run's is {alpha}")
+    tensors = {t.name: t.data for t in reader.tensors}
+    name_map = gguf.get_tensor_name_map(_arch_enum(arch), n_layers)
+    loaded = 0
+    for name, module in model.named_modules():
+        if not hasattr(module, "lora_A") or "default" not in module.lora_A:
+            continue
+        base = gguf_tensor_name(name, name_map)
+        for suffix, layer in ((".lora_a", module.lora_A["default"]), (".lora_b", module.lora_B["default"])):
+            data = tensors.pop(base + suffix, None)
+            if data is None:
+                raise ValueError(f"{path}: no tensor {base + suffix}")
+            if tuple(data.shape) != tuple(layer.weight.shape):
+                raise ValueError(f"{path}: {base + suffix} is {tuple(data.shape)}, the model's is "
+                                 f"{tuple(layer.weight.shape)} (another --rank?)")
+            with torch.no_grad():
+                layer.weight.copy_(torch.from_numpy(np.asarray(data, dtype=np.float32)))
+        loaded += 1
+    if tensors:
+        raise ValueError(f"{path}: {len(tensors)} tensors this model has no module for, e.g. {next(iter(tensors))}")
+    return loaded
+
+
 def base_architecture(path: Path) -> str:
     """The architecture name the base GGUF declares (what llama.cpp checks the adapter against)."""
     field = gguf.GGUFReader(str(path)).fields["general.architecture"]
@@ -132,6 +167,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--max-prompt", type=int, default=768)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--threads", type=int, default=None)
+    parser.add_argument("--init", type=Path, default=None, help="start from this adapter GGUF (an earlier round)")
     args = parser.parse_args(argv)
 
     torch.manual_seed(args.seed)
@@ -151,6 +187,13 @@ def main(argv: list[str] | None = None) -> int:
     n_layers = model.config.num_hidden_layers
     model = get_peft_model(model, LoraConfig(r=args.rank, lora_alpha=args.alpha, lora_dropout=0.0,
                                              target_modules=TARGET_MODULES, task_type="CAUSAL_LM"))
+    if args.init is not None:
+        try:
+            loaded = load_gguf_adapter(model, args.init, alpha=args.alpha, arch=arch, n_layers=n_layers)
+        except ValueError as exc:
+            print(f"error: --init {exc}", file=sys.stderr)
+            return 2
+        print(f"started from {args.init} ({loaded} adapted tensors)", flush=True)
     print(f"loaded {arch} ({n_layers} layers) in {time.monotonic() - started:.0f} s; "
           f"{sum(p.numel() for p in model.parameters() if p.requires_grad):,} trainable parameters", flush=True)
     print(f"held-out accuracy before: {accuracy(model, tokenizer, held, args.max_prompt):.3f} on {len(held)}",

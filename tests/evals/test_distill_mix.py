@@ -102,3 +102,26 @@ def test_balancing_points_recorded_without_a_situation_names_the_file_and_line(
     assert main([f"{old}:1", "--balance", "-o", str(tmp_path / "out.jsonl")]) == 2
     assert f"{old}:2: this decision point has no `situation`" in capsys.readouterr().err
     assert main([f"{old}:1", "-o", str(tmp_path / "out.jsonl")]) == 0  # without --balance it mixes as before
+
+
+def test_a_weighted_situation_repeats_its_train_points_and_nothing_else(tmp_path: Path) -> None:
+    pool = [classed(n, COMMON) for n in range(4)] + [classed(10, RARE), classed(11, RARE, "validation")]
+    source = write(tmp_path / "dagger.jsonl", pool)
+    out = tmp_path / "mix.jsonl"
+    assert main([f"{source}:all", "--validation", f"{source}:all", "--weight", "hands empty; nothing=3",
+                 "-o", str(out)]) == 0
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    ids = [p["id"] for p in written]
+    assert ids.count("overcooked/x/alice/010") == 3  # the rare train point, three times in all
+    assert ids.count("overcooked/x/alice/011") == 1  # held-out accuracy still counts each point once
+    assert all(ids.count(f"overcooked/x/alice/{n:03d}") == 1 for n in range(4))
+
+
+@pytest.mark.parametrize("weight", ["hands empty", "hands empty=0", "=2", "hands empty=two"])
+def test_a_malformed_weight_is_refused_and_writes_nothing(tmp_path: Path, weight: str,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    source = write(tmp_path / "dagger.jsonl", [classed(1, COMMON)])
+    out = tmp_path / "mix.jsonl"
+    assert main([f"{source}:all", "--weight", weight, "-o", str(out)]) == 2
+    assert f"{weight!r}: expected SITUATION=K" in capsys.readouterr().err
+    assert not out.exists()
