@@ -21,7 +21,7 @@ from coopgraph.testing import scripted_lm
 #: tests/evals/test_llmco_behaviour.py).
 KITCHEN_ONLY = {"llmco", "variants/llmco-helper", "variants/llmco-lite", "variants/llmco-steady",
                 "variants/llmco-lite-steady", "variants/llmco-lite-yield", "variants/llmco-nostall",
-                "variants/llmco-lite-nostall"}
+                "variants/llmco-lite-nostall", "variants/llmco-lite-nohistory"}
 SPECS = [spec for spec in sorted(p.stem for p in GRAPHS_DIR.glob("*.yaml")) + sorted(
     f"{folder}/{p.stem}" for folder in ("variants", "ablations") for p in (GRAPHS_DIR / folder).glob("*.yaml"))
     if spec not in KITCHEN_ONLY]
