@@ -47,7 +47,7 @@ def test_the_rows_are_each_wiring_in_each_world_its_spec_plays_plus_the_distille
     assert rows - {(w, world, "local", w) for w, world in on_default} == {
         ("coela", "cwah", "local-coop", "coela-lite"), ("coela", "cwah", "local-coop-brief", "coela-brief"),
         ("coela", "tdw-mat", "local-coop-tdw", "coela-lite"),
-        ("llmco", "overcooked", "local-coop-kitchen", "llmco-lite-steady"),
+        ("llmco", "overcooked", "local-coop-kitchen", "llmco-lite-nohistory"),
         ("llmco", "overcooked", "local-coop-llmco", "llmco-steady")}
     assert [r.wiring for r in plan_rows()] == sorted((r.wiring for r in plan_rows()),
                                                     key=["coela", "capo", "reveca", "llmco"].index)
@@ -114,7 +114,7 @@ def test_the_table_has_a_measured_row_per_profile_and_resumes_without_running_ag
     text = build_table(settings, say=said.append).markdown()
     assert HEAD in text and "Published wirings on the embedded default (budget 30 min an episode)" in text
     rows = _cells(text)
-    assert [r[2] for r in rows] == ["local (default)", "local-coop-kitchen (distilled; plays llmco-lite-steady)",
+    assert [r[2] for r in rows] == ["local (default)", "local-coop-kitchen (distilled; plays llmco-lite-nohistory)",
                                     "local-coop-llmco (distilled; plays llmco-steady)"]
     for cells in rows:
         assert cells[:2] == ["llmco", "overcooked"] and cells[3] == "2"
@@ -386,7 +386,7 @@ def test_from_store_prints_what_the_store_and_ledger_hold_and_runs_nothing(
     assert _rows(text, "capo") == bounded and bounded[0][4].startswith("cannot finish in ")
     by_profile = {cells[2]: cells for cells in _cells(text)}
     assert by_profile["local (default)"][4:6] == measured[0][4:6]  # the stored episode's figures
-    unrun = by_profile["local-coop-kitchen (distilled; plays llmco-lite-steady)"]
+    unrun = by_profile["local-coop-kitchen (distilled; plays llmco-lite-nohistory)"]
     assert unrun[3] == "0 of 1" and unrun[4] == ("not run yet: `--wiring llmco --world overcooked --distilled-only` "
                                                  "runs it")
     assert main(["--from-store", "--store", str(tmp_path / "none")]) == 2

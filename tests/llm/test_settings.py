@@ -56,5 +56,5 @@ def test_distilled_profile_declares_its_limits_and_validation_enforces_them() ->
     assert check_profile(load_spec("coela-lite"), "local-coop") == []
     refusal = str(check_profile(load_spec("llmco"), "local-coop")[0])  # the refusal names what would run
     assert "local-coop learned coela-lite's cwah prompt" in refusal
-    assert "local-coop-kitchen (llmco-lite-steady, overcooked)" in refusal
+    assert "local-coop-kitchen (llmco-lite-nohistory, overcooked)" in refusal
     assert ["distilled planners" in e.message for e in check_profile(loaded, "local-coop")] == [True, False, False]

@@ -58,8 +58,11 @@ def test_local_coop_gives_each_member_the_distilled_planner_that_learned_its_pro
     assert team_settings(["coela-news"], "local-coop", "cwah") == ["local-coop"]  # coela-lite's prompt
     assert team_settings(["coela-brief", "coela"], "local-coop", "cwah") == ["local-coop-brief", "local-coop"]
     assert team_settings(["coela-lite", "rhp"], "local-coop", "tdw-mat") == ["local-coop-tdw", None]
-    assert team_settings(["llmco-lite", "llmco-helper"], "local-coop", "overcooked") == [
+    assert team_settings(["llmco-lite-nohistory", "llmco-helper"], "local-coop", "overcooked") == [
         "local-coop-kitchen", "local-coop"]
+    # since round 7 the kitchen planner learned llmco-lite's prompt without the history: llmco-lite itself is no
+    # longer its prompt, so it keeps `local-coop` (and the spec checks say what that cannot be asked)
+    assert team_settings(["llmco-lite"], "local-coop", "overcooked") == ["local-coop"]
     assert team_settings(["coela-brief", "mhp"], "local-coop-tdw", "cwah") == ["local-coop-tdw", None]  # as named
     assert team_settings(["coela-lite"], "local", "tdw-mat") == ["local"]
 
