@@ -113,8 +113,9 @@ def load_gguf_adapter(model: Any, path: Path, *, alpha: float, arch: str, n_laye
     field = reader.fields.get("adapter.lora.alpha")
     if field is None or reader.fields.get("general.type") is None:
         raise ValueError(f"{path}: not a LoRA adapter GGUF")
-    if float(field.parts[field.data[0]][0]) != alpha:
-        raise ValueError(f"{path}: alpha {float(field.parts[field.data[0]][0])}, this run's is {alpha}")
+    stored_alpha = float(field.parts[field.data[0]][0])
+    if stored_alpha != alpha:
+        raise ValueError(f"{path}: alpha {stored_alpha}, this run's is {alpha}")
     tensors = {t.name: t.data for t in reader.tensors}
     name_map = gguf.get_tensor_name_map(_arch_enum(arch), n_layers)
     loaded = 0

@@ -23,10 +23,8 @@ def _prompts(spec: str) -> tuple[Any, list[list[str]]]:
 
 def _without_history(messages: list[str]) -> list[str]:
     """What the steady variant's prompt says, less the history line and the opening's promise of it."""
-    return [m.replace("Each time I will send you my last few actions, the state", "Each time I will send you the state")
-            .split("\n", 1)[1] if m.startswith("action history: ") else
-            m.replace("Each time I will send you my last few actions, the state", "Each time I will send you the state")
-            for m in messages]
+    promise = ("Each time I will send you my last few actions, the state", "Each time I will send you the state")
+    return [m.split("\n", 1)[1] if m.startswith("action history: ") else m.replace(*promise) for m in messages]
 
 
 def test_the_prompt_is_the_steady_one_less_the_history_and_the_play_is_the_same() -> None:
