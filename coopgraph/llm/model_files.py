@@ -119,7 +119,7 @@ MODEL_FILES["local-coop-brief"] = replace(
 # DAgger rounds on the states it reached itself. Round 7 (2026-11-27, shipped): training started from round 4's
 # adapter (--init; round 4 had rounds 1-3's data behind it) on round 4's own states from its roll-ins on 6
 # training and the 7 gated layouts, + 100 greedy points, the states where it holds a soup by a serving spot
-# thrice, 505 pairs, rendered through llmco-lite-nohistory (docs/methods/llmco.md, "Round 7"). It plays
+# thrice, 505 pairs, rendered through llmco-lite-nohistory (docs/methods/llmco.md, "No action history"). It plays
 # llmco-lite-nohistory: llmco-lite-steady's state and feasible actions with no action history, since the planner
 # had learned to copy its own last actions (after five `wait.` it waited by a pot that needed its onion).
 MODEL_FILES["local-coop-kitchen"] = replace(
