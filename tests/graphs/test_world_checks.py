@@ -54,8 +54,7 @@ def spec_file(tmp_path: Path) -> Path:
 
 
 #: LLM-Co's wirings play LLM-Co's worlds only (they need the `layout` capability and those worlds' prompts).
-KITCHEN_ONLY = ("llmco", "llmco-helper", "llmco-lite", "llmco-steady", "llmco-lite-steady", "llmco-lite-yield",
-                "llmco-nostall", "llmco-lite-nostall", "llmco-lite-nohistory")
+KITCHEN_ONLY = tuple(name for name in shipped_specs() if name.startswith("llmco"))
 
 
 def test_every_shipped_spec_fits_cwah_but_llmcos_which_fit_overcooked() -> None:

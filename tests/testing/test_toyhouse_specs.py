@@ -19,12 +19,10 @@ from coopgraph.testing import scripted_lm
 
 #: Wirings of a kitchen, not a house: LLM-Co's need the `layout` capability and Overcooked's prompts (they run in
 #: tests/evals/test_llmco_behaviour.py).
-KITCHEN_ONLY = {"llmco", "variants/llmco-helper", "variants/llmco-lite", "variants/llmco-steady",
-                "variants/llmco-lite-steady", "variants/llmco-lite-yield", "variants/llmco-nostall",
-                "variants/llmco-lite-nostall", "variants/llmco-lite-nohistory"}
-SPECS = [spec for spec in sorted(p.stem for p in GRAPHS_DIR.glob("*.yaml")) + sorted(
+ALL_SPECS = sorted(p.stem for p in GRAPHS_DIR.glob("*.yaml")) + sorted(
     f"{folder}/{p.stem}" for folder in ("variants", "ablations") for p in (GRAPHS_DIR / folder).glob("*.yaml"))
-    if spec not in KITCHEN_ONLY]
+KITCHEN_ONLY = {spec for spec in ALL_SPECS if spec.rpartition("/")[2].startswith("llmco")}
+SPECS = [spec for spec in ALL_SPECS if spec not in KITCHEN_ONLY]
 OPTION = re.compile(r"^([A-Z]{1,2})\. ", re.MULTILINE)
 TICKS = 15
 
