@@ -4,9 +4,7 @@ What is offered depends on what the cook holds (LLM-Co's `_get_available_actions
 every reachable dispenser, filled counter and shared counter, and `open gX.` for every reachable closed gate;
 holding an onion, every reachable pot, the closest empty counter and every empty shared counter; a plate, every
 reachable pot (readiness is checked on arrival), the closest empty counter, every empty shared counter; a soup,
-every reachable serving spot and the closest empty counter; always `wait.` and `move away.`. A fetch of what the
-kitchen does not need now (`needs.py`: no pot misses an onion beyond the partner's, no soup lacks a plate) is
-still listed, marked `surplus`, as LLM-Co lists it; a variant may leave it off (`skip_unneeded`). "Reachable" means not
+every reachable serving spot and the closest empty counter; always `wait.` and `move away.`. "Reachable" means not
 inaccessible: a target blocked by the partner stays listed. One wording per action (LLM-Co's code strings); the
 skill book executes only the verb and the letter+digit place.
 """
@@ -14,7 +12,6 @@ skill book executes only the verb and the letter+digit place.
 from __future__ import annotations
 
 from coopgraph.envs.overcooked.belief import OvercookedBelief
-from coopgraph.envs.overcooked.needs import kitchen_needs
 from coopgraph.envs.protocol import Affordance, AffordanceGroup, message_affordance
 
 WAIT, MOVE_AWAY = "wait.", "move away."
@@ -43,7 +40,7 @@ class KitchenAffordance(Affordance):
 
 
 def _option(belief: OvercookedBelief, phrase: str, kind: str, group: AffordanceGroup, place: str | None = None,
-            note: str = "", surplus: bool = False) -> KitchenAffordance:
+            note: str = "") -> KitchenAffordance:
     notes: tuple[str, ...] = (note,) if note else ()
     distance: float | None = None
     if place is not None:
@@ -53,8 +50,7 @@ def _option(belief: OvercookedBelief, phrase: str, kind: str, group: AffordanceG
             notes += (f"blocked by {belief.partner_name}",)
     return KitchenAffordance(phrase=phrase, kind=kind, group=group, place=place, target_name=place, distance=distance,
                              cost=None if place is not None and distance is None else (distance or 0.0) + 1.0,
-                             notes=notes, surplus=surplus,
-                             situation=None if place is None else belief.situation(place))
+                             notes=notes, situation=None if place is None else belief.situation(place))
 
 
 def _reachable(belief: OvercookedBelief, letter: str) -> list[str]:
@@ -82,19 +78,15 @@ class OvercookedAffordances:
 
     @staticmethod
     def _empty_handed(belief: OvercookedBelief) -> list[KitchenAffordance]:
-        fetch, needs = AffordanceGroup.FETCH, kitchen_needs(belief)
-
-        def pick(phrase: str, place: str, thing: str) -> KitchenAffordance:
-            return _option(belief, phrase, "pick", fetch, place, surplus=not needs.wants(thing))
-
-        options = [pick(f"pick up onion from {o}.", o, "onion") for o in _reachable(belief, "o")]
-        options += [pick(f"pick up plate from {p}.", p, "plate") for p in _reachable(belief, "p")]
+        fetch = AffordanceGroup.FETCH
+        options = [_option(belief, f"pick up onion from {o}.", "pick", fetch, o) for o in _reachable(belief, "o")]
+        options += [_option(belief, f"pick up plate from {p}.", "pick", fetch, p) for p in _reachable(belief, "p")]
         for k in _reachable(belief, "k"):
             if k in belief.items:
-                options.append(pick(_PICK_FROM_COUNTER[belief.items[k]].format(k), k, belief.items[k]))
+                options.append(_option(belief, _PICK_FROM_COUNTER[belief.items[k]].format(k), "pick", fetch, k))
         for s in _reachable(belief, "s"):
             if s in belief.items:
-                options.append(pick(_PICK_FROM_SHARED[belief.items[s]].format(s), s, belief.items[s]))
+                options.append(_option(belief, _PICK_FROM_SHARED[belief.items[s]].format(s), "pick", fetch, s))
         options += [_option(belief, f"open {g}.", "open", AffordanceGroup.OTHER, g,
                             note="opens the gate: it stays open about ten ticks, and while someone stands in it")
                     for g in _reachable(belief, "g") if not belief.gates[g].open]

@@ -46,10 +46,6 @@ class ListParams(BaseModel):
     skip_claimed: bool = Field(default=False, description="leave off grabbing an object a partner said it goes to "
                                "grab (unless I said so first), unless nothing else is left; off in CoELA as "
                                "published, where the LLM reads the dialogue")
-    skip_unneeded: bool = Field(default=False, description="leave off the fetches the world marks `surplus` (what "
-                                "they fetch is already covered: in Overcooked, an onion no pot still needs or a "
-                                "plate no soup lacks), unless only a message would be left; off as published: a "
-                                "small planner fetches the nearest onion with a soup cooking and no counter free")
     skip_ineffective: bool = Field(default=False, description="leave off an action whose last attempt by this agent "
                                    "did nothing (as the world's skill book reports it) for as long as what it acts "
                                    "on is unchanged, unless only waiting or stepping aside would be left; off as "
@@ -97,11 +93,6 @@ def without_claimed(options: list[Affordance]) -> list[Affordance]:
     `announced` claim). Only fetches, as in MHP's planner: an announced check or exploration goes stale."""
     return _leave_off(options, lambda o: o.group == AffordanceGroup.FETCH
                       and any(claim.reason == "announced" for claim in o.claims))
-
-
-def without_unneeded(options: list[Affordance]) -> list[Affordance]:
-    """The options minus the fetches the world marks `surplus`: what they fetch is already covered."""
-    return _leave_off(options, lambda o: o.group == AffordanceGroup.FETCH and o.surplus)
 
 
 def _idle(option: Affordance) -> bool:
@@ -156,8 +147,7 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
 
     With `distances`, each option's walking distance goes into the facts as a note keyed by the option's text, so
     it stays with its option however the chooser orders the list. With `skip_done_within`, what the agent has just
-    finished is left off; with `skip_claimed`, what a partner said it goes for; with `skip_unneeded`, a fetch of
-    what is already covered; with `skip_ineffective`, what did
+    finished is left off; with `skip_claimed`, what a partner said it goes for; with `skip_ineffective`, what did
     nothing when last tried from the situation it still stands in (with `skip_ineffective_always`, even when
     only waiting or stepping aside is left); with `skip_stalled_wait`, a wait chosen last time from the very
     view shown now (the facts but the clock)."""
@@ -167,10 +157,6 @@ def list_actions(state: dict[str, Any], ctx: NodeContext[ListParams]) -> dict[st
     options = without_recent(options, ctx.memory.episodic, ctx.params.skip_done_within)
     if ctx.params.skip_claimed:
         options = without_claimed(options)
-    if ctx.params.skip_unneeded:
-        listed = options
-        options = without_unneeded(options)
-        _traced_leave_off(ctx, "unneeded", listed, options)
     if ctx.params.skip_ineffective:
         listed = options
         options = without_ineffective(options, ctx.memory.episodic, ctx.params.skip_ineffective_always)

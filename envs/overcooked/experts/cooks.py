@@ -17,7 +17,6 @@ from typing import Any
 from coopgraph.envs.kit_member import KitMember
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAffordance
 from coopgraph.envs.overcooked.belief import OvercookedBelief
-from coopgraph.envs.overcooked.needs import kitchen_needs
 
 Choice = Callable[[KitchenAffordance], bool]
 
@@ -53,6 +52,12 @@ class GreedyCook(KitCook):
             return min(found, key=lambda o: o.distance or 0.0, default=None)
 
         wait = self._idle(belief, options)
+        held = {"onion": 0, "plate": 0}
+        for thing in (belief.holding, belief.partner_holding):
+            if thing in held:
+                held[thing] += 1
+        shared = list(belief.items.items())
+        on_shared = {what: sum(1 for label, item in shared if label[0] == "s" and item == what) for what in held}
         pots = belief.pots
         cooked = sum(1 for p in pots.values() if p.cooking or p.ready)
         onions_needed = sum(3 - p.onions for p in pots.values() if not (p.cooking or p.ready))
@@ -77,7 +82,7 @@ class GreedyCook(KitCook):
                     or (None if can_cook else nearest(starts("place plate in s")))
                     or (nearest(starts("place plate on k")) if cooked == 0 and onions_needed > 0 else None)
                     or wait)
-        return self._empty_handed(belief, nearest, starts, wait)
+        return self._empty_handed(belief, nearest, starts, wait, can_cook, cooked, onions_needed, held, on_shared)
 
     @staticmethod
     def _idle(belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
@@ -89,29 +94,35 @@ class GreedyCook(KitCook):
 
     @staticmethod
     def _empty_handed(belief: OvercookedBelief, nearest: Callable[[Choice], KitchenAffordance | None],
-                      starts: Callable[..., Choice], wait: KitchenAffordance) -> KitchenAffordance:
-        needs = kitchen_needs(belief)
+                      starts: Callable[..., Choice], wait: KitchenAffordance, can_cook: bool, cooked: int,
+                      onions_needed: int, held: dict[str, int], on_shared: dict[str, int]) -> KitchenAffordance:
         partner_stuck = belief.partner_holding == "soup in plate" and not any(
             belief.partner_reach(d).reachable for d in belief.kitchen.ids("d"))
-        cut_off = not needs.can_cook and not any(belief.my_reach(x).reachable for x in belief.kitchen.ids("o")
-                                                 + belief.kitchen.ids("p") + belief.kitchen.ids("s"))
+        cut_off = not can_cook and not any(belief.my_reach(x).reachable for x in belief.kitchen.ids("o")
+                                           + belief.kitchen.ids("p") + belief.kitchen.ids("s"))
         if partner_stuck or cut_off:
             gate = nearest(lambda o: o.kind == "open")
             if gate is not None:
                 return gate
         soup = nearest(starts("pick up cooked soup"))
-        if soup is not None and (needs.can_cook
-                                 or any(belief.my_reach(d).reachable for d in belief.kitchen.ids("d"))):
+        if soup is not None and (can_cook or any(belief.my_reach(d).reachable for d in belief.kitchen.ids("d"))):
             return soup
-        # out of a pot's reach only the dispensers count: what waits on a shared counter is for the partner
-        plates = ("pick up plate from", "pick up a plate from") if needs.can_cook else ("pick up plate from p",)
-        onions = "pick up onion from" if needs.can_cook else "pick up onion from o"
-        if needs.plate:
-            plate = nearest(starts(*plates))
+        if can_cook:
+            if cooked > held["plate"]:
+                plate = nearest(starts("pick up plate from", "pick up a plate from"))
+                if plate is not None:
+                    return plate
+            if onions_needed > held["onion"]:
+                onion = nearest(starts("pick up onion from"))
+                if onion is not None:
+                    return onion
+            return wait
+        if cooked > held["plate"] + on_shared["plate"]:
+            plate = nearest(starts("pick up plate from p"))
             if plate is not None:
                 return plate
-        if needs.onion:
-            onion = nearest(starts(onions))
+        if onions_needed > held["onion"] + on_shared["onion"]:
+            onion = nearest(starts("pick up onion from o"))
             if onion is not None:
                 return onion
         return wait
