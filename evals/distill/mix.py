@@ -6,11 +6,14 @@ else. The mix keeps one point per distinct (state, history, options, label), the
 file's train split, and optionally some of the validation split for the trainer's held-out accuracy. With
 `--balance` each train draw is spread evenly over the points' `situation` (what the recorder says a point is a case
 of; Overcooked: what the cook holds and what the kitchen needs of it), so a rare situation gives all its points
-before a common one gives more than its share.
+before a common one gives more than its share. With `--cap "wait.|move away.=0.15"` the train points whose expert
+label is one of those answers are thinned (a seeded sample) until they are at most that share of the train split:
+a 270M planner trained on a mix where idle answers pass about a fifth of the labels answers `wait.` in states where
+the expert never does (docs/methods/llmco.md, "Round 12").
 
 Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
--o MIX.jsonl [--seed 0] [--balance]` (`N` may be `all`; `--learner` takes only the states a learner's roll-in
-reached).
+-o MIX.jsonl [--seed 0] [--balance] [--cap LABEL|LABEL=SHARE]` (`N` may be `all`; `--learner` takes only the states a
+learner's roll-in reached).
 """
 
 from __future__ import annotations
@@ -166,6 +169,36 @@ def weighted(points: list[dict[str, Any]], weights: list[str]) -> tuple[list[dic
     return out, [f"weight {k} on {counts[situation]} train points of {situation!r}" for situation, k in parsed]
 
 
+def parse_cap(text: str) -> tuple[tuple[str, ...], float]:
+    """`LABEL|LABEL=SHARE`: expert answers (exactly as the options list them) and the largest share of the train
+    split they may have together."""
+    labels, sep, share = text.rpartition("=")
+    names = tuple(name.strip() for name in labels.split("|") if name.strip())
+    try:
+        value = float(share)
+    except ValueError:
+        value = -1.0
+    if not sep or not names or not 0.0 < value < 1.0:
+        raise MixError(f"{text!r}: expected LABEL|LABEL=SHARE, SHARE between 0 and 1")
+    return names, value
+
+
+def capped(points: list[dict[str, Any]], caps: list[str], seed: int = 0) -> tuple[list[dict[str, Any]], list[str]]:
+    """The points with each cap's train points thinned to a seeded sample of at most its share of the train split
+    (caps apply in order, each on what the ones before it left), and one report line per cap."""
+    rng = random.Random(seed)
+    report: list[str] = []
+    for text in caps:
+        names, share = parse_cap(text)
+        hit = [i for i, p in enumerate(points) if p.get("split") == "train" and p.get("expert_choice") in names]
+        train = sum(1 for p in points if p.get("split") == "train")
+        keep = min(len(hit), int(share * (train - len(hit)) / (1.0 - share) + 1e-9))
+        dropped = set(hit) - set(rng.sample(hit, keep))
+        points = [p for i, p in enumerate(points) if i not in dropped]
+        report.append(f"cap {share:g} on {' | '.join(names)}: kept {keep} of {len(hit)} train points")
+    return points, report
+
+
 def write_points(points: list[dict[str, Any]], path: Path) -> None:
     """One decision point per line, keys sorted, so two runs that made the same points write the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -186,15 +219,18 @@ def main(argv: list[str] | None = None) -> int:
                         "situation starts with SITUATION K times in all")
     parser.add_argument("--balance", action="store_true", help="spread each train draw evenly over the points' "
                         "`situation` (what the cook holds and what the kitchen needs of it), rare ones first in full")
+    parser.add_argument("--cap", action="append", default=[], help="LABEL|LABEL=SHARE: thin the train points whose "
+                        "expert answer is one of the LABELs to at most SHARE of the train split")
     args = parser.parse_args(argv)
     try:
         points, report = mix(args.sources, args.validation, args.seed, args.learner, args.balance)
+        points, cap_report = capped(points, args.cap, args.seed)
         points, weight_report = weighted(points, args.weight)
     except MixError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     write_points(points, args.out)
-    print("\n".join(report + weight_report) + f"\nwrote {len(points)} points to {args.out}")
+    print("\n".join(report + cap_report + weight_report) + f"\nwrote {len(points)} points to {args.out}")
     return 0
 
 

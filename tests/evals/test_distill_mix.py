@@ -125,3 +125,28 @@ def test_a_malformed_weight_is_refused_and_writes_nothing(tmp_path: Path, weight
     assert main([f"{source}:all", "--weight", weight, "-o", str(out)]) == 2
     assert f"{weight!r}: expected SITUATION=K" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_a_cap_thins_the_idle_answers_to_their_share_and_keeps_everything_else(tmp_path: Path) -> None:
+    pool = ([point(n, label="wait.") for n in range(30)] + [point(100 + n, label="move away.") for n in range(10)]
+            + [point(200 + n, label="place onion in c0.") for n in range(17)]
+            + [point(300 + n, label="wait.", split="validation") for n in range(5)])
+    source = write(tmp_path / "dagger.jsonl", pool)
+    out = tmp_path / "mix.jsonl"
+    assert main([f"{source}:all", "--validation", f"{source}:all", "--cap", "wait.|move away.=0.15",
+                 "-o", str(out)]) == 0
+    written = [json.loads(line) for line in out.read_text().splitlines()]
+    train = [p for p in written if p["split"] == "train"]
+    idle = [p for p in train if p["expert_choice"] in ("wait.", "move away.")]
+    assert len(idle) == 3 and len(train) == 20  # 3 of 20 is 0.15; the 17 others all kept
+    assert sum(p["split"] == "validation" for p in written) == 5  # held-out points are never thinned
+
+
+@pytest.mark.parametrize("cap", ["wait.", "wait.=1.5", "=0.1", "wait.=none"])
+def test_a_malformed_cap_is_refused_and_writes_nothing(tmp_path: Path, cap: str,
+                                                       capsys: pytest.CaptureFixture[str]) -> None:
+    source = write(tmp_path / "dagger.jsonl", [point(1)])
+    out = tmp_path / "mix.jsonl"
+    assert main([f"{source}:all", "--cap", cap, "-o", str(out)]) == 2
+    assert f"{cap!r}: expected LABEL|LABEL=SHARE" in capsys.readouterr().err
+    assert not out.exists()
