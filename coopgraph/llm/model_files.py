@@ -82,7 +82,7 @@ ADAPTERS_DIR = Path(__file__).parent / "adapters"
 #: SHA-256 of the shipped adapters; `coopgraph distill` prints the value for a newly trained one.
 ADAPTER_SHA256 = "97bbf447c727ab8e2de8b74010b7dbe2b65822cb99bc984027e8b81a02d53074"
 BRIEF_ADAPTER_SHA256 = "db3b28fed44dd5fdba9467973f4cdcf19a5607628a5d53c1f2ce29e7865e91d4"
-KITCHEN_ADAPTER_SHA256 = "d387db3c4af195475ac98810d643b1fc29d995d07cdbfb2141449980b6abe963"
+KITCHEN_ADAPTER_SHA256 = "e06971ac56d7f8669b76a160228ed7642692bfea829f31a1c561d97481598220"
 LLMCO_ADAPTER_SHA256 = "c8b712b8c9174078d891198b782a10e9ab08c399149fc594c0f229e1bd7980b0"
 TDW_ADAPTER_SHA256 = "59b31117bb79bda059160b077e11658db017c0754f5ccf5aaef67a950157616a"
 
@@ -119,16 +119,19 @@ MODEL_FILES["local-coop-brief"] = replace(
 # DAgger rounds on the states it reached itself. Round 7: training started from round 4's adapter (--init; round
 # 4 had rounds 1-3's data behind it) on round 4's own states from its roll-ins on 6 training and the 7 gated
 # layouts, + 100 greedy points, the states where it holds a soup by a serving spot thrice, 505 pairs, rendered
-# through llmco-lite-nohistory (docs/methods/llmco.md, "No action history"). Round 8 (2026-11-27, shipped):
-# started from round 7, on 307 of round 7's own states on the 7 gated training layouts + 120 of round 7's pairs,
-# 360 pairs (docs/methods/llmco.md, "Round 8"). It plays llmco-lite-nohistory: llmco-lite-steady's state and
+# through llmco-lite-nohistory (docs/methods/llmco.md, "No action history"). Round 8: started from round 7, on 307
+# of round 7's own states on the 7 gated training layouts + 120 of round 7's pairs, 360 pairs (docs/methods/llmco.md,
+# "Round 8"). Round 13 (2026-11-27, shipped): started from round 8, on round 8's pairs, plate, plate-held, idle and
+# step-aside points of the greedy cook, and rounds 8 and 11's own states on the gated training layouts, with the idle
+# answers (`wait.`, `move away.`) thinned to 0.15 of the 687 pairs (docs/methods/llmco.md, "Rounds 12 and 13"). It
+# plays llmco-lite-nohistory: llmco-lite-steady's state and
 # feasible actions with no action history, since the planner had learned to copy its own last actions (after five
 # `wait.` it waited by a pot that needed its onion).
 MODEL_FILES["local-coop-kitchen"] = replace(
     MODEL_FILES["local-coop"], profile="local-coop-kitchen", adapter="local-coop-kitchen.gguf",
     adapter_sha256=KITCHEN_ADAPTER_SHA256, spec="llmco-lite-nohistory", world="overcooked",
     description="Gemma 3 270M + a LoRA adapter distilled from the greedy cook's Overcooked choices on llmco-lite's "
-                "prompt, with DAgger rounds on its own states; round 8, reading the state without the action history")
+                "prompt, with DAgger rounds on its own states; round 13, reading the state without the action history")
 
 # LLM-Co as published on the kitchen planner's base: the same greedy cook's choices (round 1's data), taught on
 # `llmco`'s own prompt with LLM-Co's reply, `Explanation: <the greedy cook's reason, and what the partner will do>`

@@ -9,7 +9,7 @@ of; Overcooked: what the cook holds and what the kitchen needs of it), so a rare
 before a common one gives more than its share. With `--cap "wait.|move away.=0.15"` the train points whose expert
 label is one of those answers are thinned (a seeded sample) until they are at most that share of the train split:
 a 270M planner trained on a mix where idle answers pass about a fifth of the labels answers `wait.` in states where
-the expert never does (docs/methods/llmco.md, "Round 12").
+the expert never does (docs/methods/llmco.md, "Rounds 12 and 13").
 
 Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
 -o MIX.jsonl [--seed 0] [--balance] [--cap LABEL|LABEL=SHARE]` (`N` may be `all`; `--learner` takes only the states a
