@@ -9,7 +9,8 @@ of; Overcooked: what the cook holds and what the kitchen needs of it), so a rare
 before a common one gives more than its share. With `--cap "wait.|move away.=0.15"` the train points whose expert
 label is one of those answers are thinned (a seeded sample) until they are at most that share of the train split:
 a 270M planner trained on a mix where idle answers pass about a fifth of the labels answers `wait.` in states where
-the expert never does (docs/methods/llmco.md, "Rounds 12 and 13").
+the expert seldom does (docs/methods/llmco.md, "Rounds 12 and 13"). Every mix prints its train split's most
+frequent answers and their shares, the figure to read before training.
 
 Run: `python -m coopgraph.evals.distill.mix FILE:N [FILE:N ...] [--learner FILE:N] [--validation FILE:N]
 -o MIX.jsonl [--seed 0] [--balance] [--cap LABEL|LABEL=SHARE]` (`N` may be `all`; `--learner` takes only the states a
@@ -199,6 +200,16 @@ def capped(points: list[dict[str, Any]], caps: list[str], seed: int = 0) -> tupl
     return points, report
 
 
+def answer_shares(points: list[dict[str, Any]], top: int = 5) -> str:
+    """The train split's most frequent expert answers and their shares, printed with every mix: across the kitchen
+    rounds this, not held-out agreement, is what lined up with how a planner played."""
+    answers = Counter(str(p.get("expert_choice")) for p in points if p.get("split") == "train")
+    total = sum(answers.values())
+    if not total:
+        return "train answers: none"
+    return "train answers: " + ", ".join(f"{answer} {n / total:.2f}" for answer, n in answers.most_common(top))
+
+
 def write_points(points: list[dict[str, Any]], path: Path) -> None:
     """One decision point per line, keys sorted, so two runs that made the same points write the same bytes."""
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -230,7 +241,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     write_points(points, args.out)
-    print("\n".join(report + cap_report + weight_report) + f"\nwrote {len(points)} points to {args.out}")
+    print("\n".join([*report, *cap_report, *weight_report, answer_shares(points)])
+          + f"\nwrote {len(points)} points to {args.out}")
     return 0
 
 

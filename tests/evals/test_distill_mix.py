@@ -150,3 +150,12 @@ def test_a_malformed_cap_is_refused_and_writes_nothing(tmp_path: Path, cap: str,
     assert main([f"{source}:all", "--cap", cap, "-o", str(out)]) == 2
     assert f"{cap!r}: expected LABEL|LABEL=SHARE" in capsys.readouterr().err
     assert not out.exists()
+
+
+def test_every_mix_prints_its_most_frequent_train_answers(tmp_path: Path,
+                                                          capsys: pytest.CaptureFixture[str]) -> None:
+    pool = ([point(n, label="wait.") for n in range(3)] + [point(10, label="place onion in c0.")]
+            + [point(20 + n, label="move away.", split="validation") for n in range(4)])
+    source = write(tmp_path / "dagger.jsonl", pool)
+    assert main([f"{source}:all", "--validation", f"{source}:all", "-o", str(tmp_path / "mix.jsonl")]) == 0
+    assert "train answers: wait. 0.75, place onion in c0. 0.25\n" in capsys.readouterr().out
