@@ -126,8 +126,8 @@ def distill(
         require_local_runtime()
     except LocalExtraMissing as exc:
         fail(str(exc))
-    from coopgraph.evals.decisions import read_jsonl
     from coopgraph.evals.distill import data as distill_data
+    from coopgraph.evals.distill.mix import MixError, numbered_points
     from coopgraph.llm import model_files
 
     if not python.exists():
@@ -139,7 +139,11 @@ def distill(
         fail(f"no adapter {init} to start from; --init takes a LoRA adapter GGUF written by `coopgraph distill`")
     base = model_files.require("local-tiny")
     pairs = out.with_suffix(".pairs.jsonl")
-    counts = distill_data.write_examples((d for path in data for d in read_jsonl(path)), pairs, spec=spec)
+    try:  # every point rendered before training starts; a file or point that cannot be is named, line and all
+        numbered = [(f"{path}:{line}", point) for path in data for line, point in numbered_points(path)]
+        counts = distill_data.write_numbered_examples(numbered, pairs, spec=spec)
+    except (MixError, distill_data.PairError) as exc:
+        fail(str(exc))
     console.print(f"wrote {sum(counts.values())} prompt/completion pairs to {pairs} ({counts})", highlight=False)
     script = Path(distill_data.__file__).with_name("train.py")
     command = [str(python), str(script), str(pairs), "--base", str(base), "--out", str(out), "--limit", str(limit),

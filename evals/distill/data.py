@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import Any
 
+from jinja2.exceptions import UndefinedError
 from llama_cpp.llama_chat_format import format_chatml
 
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
@@ -59,17 +60,38 @@ def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "
             "completion": answer, "n_options": len(decision["options"])}
 
 
+class PairError(ValueError):
+    """A decision point the spec's prompt cannot be rendered from (a fact it needs was never recorded)."""
+
+
+def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, where: str) -> dict[str, Any] | None:
+    try:
+        return example(decision, renderer, label)
+    except UndefinedError as exc:  # e.g. the history a spec shows, from points recorded through one that does not
+        recorded, name = decision.get("spec") or "another spec", renderer.loaded.spec.name
+        raise PairError(f"{where}: {name}'s prompt needs a fact this decision point lacks ({exc.message}); "
+                        f"it was recorded through {recorded}, so render it with a spec that shows the same facts "
+                        f"or record the points again with --spec {name}") from None
+
+
 def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = DECISION_SPEC,
                    label: str = "expert") -> dict[str, int]:
     """Write the pairs as JSONL; returns how many went to each split."""
+    return write_numbered_examples(((f"decision point {d.get('id')}", d) for d in decisions), out, spec=spec,
+                                   label=label)
+
+
+def write_numbered_examples(decisions: Iterable[tuple[str, dict[str, Any]]], out: Path, *,
+                            spec: str = DECISION_SPEC, label: str = "expert") -> dict[str, int]:
+    """`write_examples` for points that say where they come from (`FILE:LINE`), so a point the spec cannot render
+    is named before any training starts (PairError); the pairs file is left unwritten then."""
     renderer = DecisionRenderer(spec)
+    pairs = [pair for where, decision in decisions
+             if (pair := _pair(decision, renderer, label, where)) is not None]
     counts: dict[str, int] = {}
     out.parent.mkdir(parents=True, exist_ok=True)
     with out.open("w") as fh:
-        for decision in decisions:
-            pair = example(decision, renderer, label)
-            if pair is None:
-                continue
+        for pair in pairs:
             counts[pair["split"]] = counts.get(pair["split"], 0) + 1
             fh.write(json.dumps(pair, sort_keys=True) + "\n")
     return counts

@@ -138,3 +138,34 @@ def test_distill_refuses_a_missing_adapter_to_start_from_before_any_work(tmp_pat
     assert f"no adapter {tmp_path / 'round-4.gguf'} to start from" in " ".join(result.output.split())
     assert not (tmp_path / "a.pairs.jsonl").exists()
     assert result.exception is None or isinstance(result.exception, SystemExit)  # refused, no traceback
+
+
+def test_distill_names_the_file_and_line_of_a_point_its_spec_cannot_render(tmp_path: Path) -> None:
+    """Points recorded through llmco-lite-nohistory carry no action history; llmco-steady's prompt shows one, so
+    rendering them through it is refused before any training, naming the point's file and line."""
+    from coopgraph.evals.decisions import DecisionRenderer
+    from coopgraph.evals.overcooked_decisions import layout_decisions
+
+    points = layout_decisions("cramped_room", ["greedy", "greedy"],
+                              renderer=DecisionRenderer("llmco-lite-nohistory"), horizon=20)[:3]
+    assert points and all("action_texts" not in p["facts"] for p in points)
+    data = tmp_path / "rollin.jsonl"
+    data.write_text("\n" + "".join(json.dumps(p) + "\n" for p in points))  # a blank first line: the point is line 2
+    result = runner.invoke(app, ["distill", "--data", str(data), "-o", str(tmp_path / "a.gguf"), "--spec",
+                                 "llmco-steady", "--python", sys.executable])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2, result.output
+    assert f"{data}:2: llmco-steady's prompt needs a fact" in said and "action_texts" in said
+    assert "recorded through llmco-lite-nohistory" in said and "--spec llmco-steady" in said
+    assert not (tmp_path / "a.pairs.jsonl").exists()
+    assert result.exception is None or isinstance(result.exception, SystemExit)  # refused, no traceback
+
+
+def test_distill_names_the_line_of_a_decisions_file_that_is_not_json(tmp_path: Path) -> None:
+    data = tmp_path / "mix.jsonl"
+    data.write_text('{"id": 1}\n{"id": 2,\n')
+    result = runner.invoke(app, ["distill", "--data", str(data), "-o", str(tmp_path / "a.gguf"), "--python",
+                                 sys.executable])
+    assert result.exit_code == 2, result.output
+    assert f"{data}:2: not a JSON decision point" in " ".join(result.output.split())
+    assert result.exception is None or isinstance(result.exception, SystemExit)
