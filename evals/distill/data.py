@@ -72,6 +72,9 @@ def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, wher
         raise PairError(f"{where}: {name}'s prompt needs a fact this decision point lacks ({exc.message}); "
                         f"it was recorded through {recorded}, so render it with a spec that shows the same facts "
                         f"or record the points again with --spec {name}") from None
+    except KeyError as exc:  # a JSON line, but not what `coopgraph data decisions` writes
+        raise PairError(f"{where}: not a decision point of `coopgraph data decisions` (it has no {exc.args[0]!r})"
+                        ) from None
 
 
 def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = DECISION_SPEC,

@@ -169,3 +169,9 @@ def test_distill_names_the_line_of_a_decisions_file_that_is_not_json(tmp_path: P
     assert result.exit_code == 2, result.output
     assert f"{data}:2: not a JSON decision point" in " ".join(result.output.split())
     assert result.exception is None or isinstance(result.exception, SystemExit)
+    data.write_text('{"id": 1, "options": ["wait.", "move away."]}\n')  # JSON, but not a decision point
+    result = runner.invoke(app, ["distill", "--data", str(data), "-o", str(tmp_path / "a.gguf"), "--python",
+                                 sys.executable])
+    said = " ".join(result.output.split())
+    assert result.exit_code == 2 and f"{data}:1: not a decision point" in said and "'expert_index'" in said
+    assert result.exception is None or isinstance(result.exception, SystemExit)
