@@ -126,8 +126,8 @@ def distill(
         require_local_runtime()
     except LocalExtraMissing as exc:
         fail(str(exc))
+    from coopgraph.evals.decision_reader import DecisionFileError, numbered_points
     from coopgraph.evals.distill import data as distill_data
-    from coopgraph.evals.distill.mix import MixError, numbered_points
     from coopgraph.llm import model_files
 
     if not python.exists():
@@ -142,7 +142,7 @@ def distill(
     try:  # every point rendered before training starts; a file or point that cannot be is named, line and all
         numbered = [(f"{path}:{line}", point) for path in data for line, point in numbered_points(path)]
         counts = distill_data.write_numbered_examples(numbered, pairs, spec=spec)
-    except (MixError, distill_data.PairError) as exc:
+    except DecisionFileError as exc:  # a line that is not JSON, or a point the spec cannot render (PairError)
         fail(str(exc))
     console.print(f"wrote {sum(counts.values())} prompt/completion pairs to {pairs} ({counts})", highlight=False)
     script = Path(distill_data.__file__).with_name("train.py")

@@ -14,6 +14,7 @@ from typing import Any
 from jinja2.exceptions import UndefinedError
 from llama_cpp.llama_chat_format import format_chatml
 
+from coopgraph.evals.decision_reader import DecisionFileError
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 from coopgraph.evals.overcooked_explanations import explain_decision
 from coopgraph.nodes.context import AgentResources
@@ -60,11 +61,19 @@ def example(decision: dict[str, Any], renderer: DecisionRenderer, label: str = "
             "completion": answer, "n_options": len(decision["options"])}
 
 
-class PairError(ValueError):
+class PairError(DecisionFileError):
     """A decision point the spec's prompt cannot be rendered from (a fact it needs was never recorded)."""
 
 
+#: What a pair is built from: the keys every point `coopgraph data decisions` writes carries.
+POINT_KEYS = ("id", "split", "options", "facts")
+
+
 def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, where: str) -> dict[str, Any] | None:
+    missing = [key for key in (*POINT_KEYS, f"{label}_index") if key not in decision]
+    if missing:  # a JSON line, but not what `coopgraph data decisions` writes
+        raise PairError(f"{where}: not a decision point of `coopgraph data decisions` (it has no "
+                        f"{', '.join(map(repr, missing))})")
     try:
         return example(decision, renderer, label)
     except UndefinedError as exc:  # e.g. the history a spec shows, from points recorded through one that does not
@@ -72,9 +81,6 @@ def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, wher
         raise PairError(f"{where}: {name}'s prompt needs a fact this decision point lacks ({exc.message}); "
                         f"it was recorded through {recorded}, so render it with a spec that shows the same facts "
                         f"or record the points again with --spec {name}") from None
-    except KeyError as exc:  # a JSON line, but not what `coopgraph data decisions` writes
-        raise PairError(f"{where}: not a decision point of `coopgraph data decisions` (it has no {exc.args[0]!r})"
-                        ) from None
 
 
 def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str = DECISION_SPEC,

@@ -28,8 +28,10 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
+from coopgraph.evals.decision_reader import DecisionFileError, numbered_points
 
-class MixError(ValueError):
+
+class MixError(DecisionFileError):
     """A source argument or a decisions file the mix cannot read."""
 
 
@@ -50,20 +52,6 @@ def distinct(points: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
             seen.add(key)
             kept.append(point)
     return kept
-
-
-def numbered_points(path: Path) -> list[tuple[int, dict[str, Any]]]:
-    """The file's decision points with their line numbers (for errors that name the line)."""
-    points = []
-    with path.open() as fh:
-        for number, line in enumerate(fh, 1):
-            if not line.strip():
-                continue
-            try:
-                points.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise MixError(f"{path}:{number}: not a JSON decision point ({exc.msg})") from None
-    return points
 
 
 def read_points(path: Path) -> list[dict[str, Any]]:
@@ -237,7 +225,7 @@ def main(argv: list[str] | None = None) -> int:
         points, report = mix(args.sources, args.validation, args.seed, args.learner, args.balance)
         points, cap_report = capped(points, args.cap, args.seed)
         points, weight_report = weighted(points, args.weight)
-    except MixError as exc:
+    except DecisionFileError as exc:  # a MixError, or a line of a file that is not JSON
         print(f"error: {exc}", file=sys.stderr)
         return 2
     write_points(points, args.out)

@@ -20,7 +20,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from coopgraph.evals.distill.mix import MixError, distinct, numbered_points
+from coopgraph.evals.decision_reader import DecisionFileError, numbered_points
+from coopgraph.evals.distill.mix import MixError, distinct
 
 _NUMBER = re.compile(r"\b([a-z])\d+\.$")
 
@@ -87,7 +88,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     try:
         rows = tally(read(args.files, args.split))
-    except MixError as exc:
+    except DecisionFileError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     print(table(rows))

@@ -1,0 +1,26 @@
+"""Reading a decision-points file (`coopgraph data decisions`, a mix) with each point's line number, so every tool
+that reads one names the file and line of a line it cannot use instead of stopping with a traceback."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+
+class DecisionFileError(ValueError):
+    """A decisions file, or a point in it, that a tool cannot use; the message names the file and line."""
+
+
+def numbered_points(path: Path) -> list[tuple[int, dict[str, Any]]]:
+    """The file's decision points with their line numbers (blank lines skipped)."""
+    points = []
+    with Path(path).open(encoding="utf-8") as fh:
+        for number, line in enumerate(fh, 1):
+            if not line.strip():
+                continue
+            try:
+                points.append((number, json.loads(line)))
+            except json.JSONDecodeError as exc:
+                raise DecisionFileError(f"{path}:{number}: not a JSON decision point ({exc.msg})") from None
+    return points
