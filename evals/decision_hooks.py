@@ -29,6 +29,7 @@ class DecisionRun:
     oracle_restarts: int = 300
     expert_share: float = 0.0  # a learner's roll-in: the share of its choices where the expert follows its own pick
     max_learner_choices: int | None = None  # a learner's roll-in stops after this many choices (None: no bound)
+    idle_choices: bool = False  # Overcooked: record the choices between `wait.` and `move away.` alone too
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class DecisionHooks:
     learner: str | None = None  # the scripted planner `--learner` drives (None: the world has none to drive)
     mixes_expert: bool = False  # whether `--expert-share` can hand the expert a share of a learner's choices
     max_learner_choices: int | None = None  # the bound on a learner's choices per episode when the command names none
+    records_idle: bool = False  # whether `--idle-choices` means anything here (a world whose expert waits by rule)
 
 
 def decision_hooks(env: str) -> DecisionHooks:

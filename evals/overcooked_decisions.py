@@ -70,18 +70,22 @@ def layout_set(name: str) -> list[str]:
 
 
 class RecordingCook(ChoiceRecorder, GreedyCook):
-    """The greedy cook, recorded (`ChoiceRecorder`); choices among `wait.` and `move away.` alone are not
-    choices worth learning (LLM-Co's second cook takes them unasked)."""
+    """The greedy cook, recorded (`ChoiceRecorder`). Choices among `wait.` and `move away.` alone are left out
+    unless `idle_choices` says otherwise: the greedy cook takes them by rule, but an LLM-Co planner is asked them
+    too, and one that was never shown such a point waits where the greedy cook would step aside for the partner
+    (docs/methods/llmco.md, "Round 15")."""
 
     name = "greedy"
 
     def __init__(self, actions_kept: int = 5, perturb: float = 0.0, learner: Learner | None = None,
-                 expert_share: float = 0.0, max_learner_choices: int | None = None) -> None:
+                 expert_share: float = 0.0, max_learner_choices: int | None = None,
+                 idle_choices: bool = False) -> None:
         super().__init__()
         self.setup_recording(actions_kept, perturb, learner, expert_share, max_learner_choices)
+        self.idle_choices = idle_choices
 
     def worth_recording(self, options: list[Any]) -> bool:
-        return len(options) >= 2 and not {o.text for o in options} <= _IDLE
+        return len(options) >= 2 and (self.idle_choices or not {o.text for o in options} <= _IDLE)
 
     def decision_situation(self, belief: Any) -> str | None:
         """What the cook holds and what the kitchen needs of it (`envs/overcooked/decision_situation.py`)."""
@@ -98,12 +102,13 @@ def split_of(layout: str) -> str:
 
 def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0, perturb: float = 0.0,
                   horizon: int = 400, learner_lm: Any = None, expert_share: float = 0.0,
-                  max_learner_choices: int | None = None) -> RecordedEpisode:
+                  max_learner_choices: int | None = None, idle_choices: bool = False) -> RecordedEpisode:
     """Play one layout with the team (`greedy` members are recorded) and return its decision points and how far it
     got. With `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger:
     the states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
     seeded share `expert_share` of its choices, where it follows its own pick; `max_learner_choices` stops the
-    layout after that many learner choices (None: `horizon` alone bounds it)."""
+    layout after that many learner choices (None: `horizon` alone bounds it); `idle_choices` records (and hands the
+    learner) the choices between `wait.` and `move away.` alone too."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
@@ -111,7 +116,8 @@ def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, s
     members: list[Any] = []
     for name in team:
         if name == "greedy":
-            members.append(RecordingCook(actions_kept, perturb, learner, expert_share, max_learner_choices))
+            members.append(RecordingCook(actions_kept, perturb, learner, expert_share, max_learner_choices,
+                                         idle_choices))
             learner = None  # only the first greedy member is driven by the learner
         else:
             members.append(make_partner(name))
@@ -121,22 +127,22 @@ def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, s
 
 def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
                      perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
-                     expert_share: float = 0.0) -> list[dict[str, Any]]:
+                     expert_share: float = 0.0, idle_choices: bool = False) -> list[dict[str, Any]]:
     """The decision points of one layout (`record_layout`'s records)."""
     return record_layout(layout, team, renderer=renderer, seed=seed, perturb=perturb, horizon=horizon,
-                         learner_lm=learner_lm, expert_share=expert_share).records
+                         learner_lm=learner_lm, expert_share=expert_share, idle_choices=idle_choices).records
 
 
 def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
             run: DecisionRun) -> RecordedEpisode:
     return record_layout(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb, horizon=run.horizon,
                          learner_lm=run.learner_lm, expert_share=run.expert_share,
-                         max_learner_choices=run.max_learner_choices)
+                         max_learner_choices=run.max_learner_choices, idle_choices=run.idle_choices)
 
 
 #: Overcooked's decision data (`coopgraph data decisions --env overcooked`): greedy cooks, layout by layout.
 HOOKS = DecisionHooks(team="greedy,greedy", spec=KITCHEN_SPEC, episodes=layout_set, record=_record, unit="layouts",
-                      learner="the greedy cook", mixes_expert=True)
+                      learner="the greedy cook", mixes_expert=True, records_idle=True)
 
 
 def generate(layout_set_name: str = "train", team: list[str] | None = None, *, limit: int | None = None,

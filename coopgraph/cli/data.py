@@ -57,6 +57,10 @@ def decisions(
                                                  "(`rollin_cut`) [default: TDW-MAT 200, one per 15 of its 3000 "
                                                  "frames; Overcooked none, --horizon bounds it]"),
     horizon: int = typer.Option(400, "--horizon", min=1, help="Overcooked: ticks per layout"),
+    idle_choices: bool = typer.Option(False, "--idle-choices",
+                                      help="Overcooked: record the choices between `wait.` and `move away.` alone "
+                                           "too (and, with --learner, let the learner make them), as an LLM-Co "
+                                           "planner is asked them in play"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
@@ -80,6 +84,9 @@ def decisions(
                              "world whose recorder mixes (--env overcooked, the greedy cook)")
         if max_learner_choices is not None and learner is None:
             raise ValueError("--max-learner-choices bounds a learner's roll-in: it needs --learner")
+        if idle_choices and not hooks.records_idle:
+            raise ValueError(f"--idle-choices records the choices between waiting and stepping aside, which only "
+                             f"--env overcooked's greedy cook makes by rule (not {env})")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -88,7 +95,8 @@ def decisions(
         fail(str(exc.args[0] if exc.args else exc))
     run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
                       oracle_restarts=oracle_restarts, expert_share=expert_share,
-                      max_learner_choices=max_learner_choices or hooks.max_learner_choices)
+                      max_learner_choices=max_learner_choices or hooks.max_learner_choices,
+                      idle_choices=idle_choices)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
     cut: list[dict[str, object]] = []
@@ -109,7 +117,8 @@ def decisions(
     summary = writer.summary() | {
         "env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
         "learner": learner, "expert_share": expert_share,
-        "max_learner_choices": run.max_learner_choices if learner else None, "cut": cut}
+        "max_learner_choices": run.max_learner_choices if learner else None, "idle_choices": idle_choices,
+        "cut": cut}
     if as_json:
         emit_json(summary)
         return

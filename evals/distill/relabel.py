@@ -5,8 +5,9 @@ the trace's layout again as a DAgger roll-in (`record_layout`): the planner's se
 replies (looked up by prompt, so no model runs), the partner is the greedy cook as in the eval, and each of the
 planner's choices is recorded with the greedy cook's label and its situation class. Run deterministically (the
 eval's seed, temperature 0), the replay meets the same prompts in the same order; where it meets one the trace does
-not hold it stops and says where. The records carry the eval layout's own split (the paper's seven are `test`), so
-they are for reading (`evals/distill/situations.py`), never for a training mix.
+not hold it stops and says where. The planner was asked the choices between `wait.` and `move away.` alone as
+well, so the replay records and follows those too (`idle_choices`). The records carry the eval layout's own split
+(the paper's seven are `test`), so they are for reading (`evals/distill/situations.py`), never for a training mix.
 
 Run: `python -m coopgraph.evals.distill.relabel TRACE.jsonl -o RELABELLED.jsonl` (Overcooked; the planner as the
 first cook beside `greedy`).
@@ -64,7 +65,7 @@ def relabel(path: Path) -> tuple[list[dict[str, Any]], str]:
 
     episode = record_layout(str(start["episode"]), ["greedy", "greedy"], renderer=DecisionRenderer(spec),
                             seed=int(start.get("seed") or 0), horizon=int(start["max_steps"]),
-                            learner_lm=scripted_lm(reply))
+                            learner_lm=scripted_lm(reply), idle_choices=True)
     if not all(asked):
         raise RelabelError(f"{path}: the replay left the trace at the planner's decision {asked.index(False) + 1}: "
                            f"its prompt is none of the {len(replies)} the trace holds (another version of the spec "

@@ -134,6 +134,8 @@ def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> 
     assert wrong.exit_code == 2 and "the paper's seven" in wrong.output and "Traceback" not in wrong.output
     unmixed = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--expert-share", "0.5", "-o", str(out)])
     assert unmixed.exit_code == 2 and "needs --learner" in unmixed.output
+    elsewhere = runner.invoke(app, ["data", "decisions", "--env", "cwah", "--idle-choices", "-o", str(out)])
+    assert elsewhere.exit_code == 2 and "only --env overcooked" in elsewhere.output
 
 
 def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> None:
@@ -207,3 +209,19 @@ def test_a_rollin_through_llmco_lite_yield_asks_only_to_wait_or_step_aside_where
              and r["situation"] == "holding onion; no pot needs it, nowhere to set it down"]
     idle_only = [r for r in stuck if r["options"] == ["wait.", "move away."]]
     assert len(idle_only) > 10 and {r["expert_choice"] for r in idle_only} <= {"wait.", "move away."}
+
+
+def test_idle_choices_add_the_points_where_waiting_and_stepping_aside_are_all_there_is() -> None:
+    """An LLM-Co planner is asked these too (docs/methods/llmco.md, round 15); by default they stay out, so the
+    rounds before it replay unchanged."""
+    renderer = DecisionRenderer(KITCHEN_SPEC)
+    plain = layout_decisions("coopgraph/bare_room", ["greedy", "greedy"], renderer=renderer, horizon=150)
+    every = layout_decisions("coopgraph/bare_room", ["greedy", "greedy"], renderer=renderer, horizon=150,
+                             idle_choices=True)
+
+    def idle_only(points: list[dict[str, Any]]) -> list[dict[str, Any]]:
+        return [r for r in points if set(r["options"]) <= {"wait.", "move away."}]
+
+    assert not idle_only(plain) and idle_only(every)
+    assert len(every) == len(plain) + len(idle_only(every))  # the same play, more of it recorded
+    assert all(r["options"][r["expert_index"]] == r["expert_choice"] for r in idle_only(every))
