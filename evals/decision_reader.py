@@ -24,3 +24,20 @@ def numbered_points(path: Path) -> list[tuple[int, dict[str, Any]]]:
             except json.JSONDecodeError as exc:
                 raise DecisionFileError(f"{path}:{number}: not a JSON decision point ({exc.msg})") from None
     return points
+
+
+def require_keys(point: dict[str, Any], keys: tuple[str, ...], where: str) -> None:
+    """Refuse a JSON line that is not what `coopgraph data decisions` writes, naming `where` (file:line) and the keys
+    it lacks, before a tool indexes into it."""
+    missing = [key for key in keys if key not in point]
+    if missing:
+        raise DecisionFileError(f"{where}: not a decision point of `coopgraph data decisions` (it has no "
+                                f"{', '.join(map(repr, missing))})")
+
+
+def read_checked(path: Path, keys: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The file's decision points, each checked to carry `keys` (`require_keys`)."""
+    points = numbered_points(path)
+    for number, point in points:
+        require_keys(point, keys, f"{path}:{number}")
+    return [point for _, point in points]

@@ -54,6 +54,10 @@ def choice_node(loaded: LoadedSpec, node: str | None = None) -> str:
     raise KeyError(f"spec {loaded.spec.name!r} has no planning.choose_action node; name one with --node")
 
 
+#: What an example is built from (and `split` to divide them): `coopgraph optimize` refuses a point without them.
+EXAMPLE_KEYS = ("id", "split", "facts", "options", "expert_choice")
+
+
 def examples(decisions: list[dict[str, Any]]) -> list[dspy.Example]:
     """DSPy examples labelled with the expert's option (points with a single option need no model)."""
     return [

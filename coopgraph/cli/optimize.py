@@ -61,8 +61,8 @@ def optimize(
     if data is None:
         fail("name the decision points: coopgraph optimize --data FILE.jsonl -o PROGRAM.json "
              "(or tune the reasoning prompt: coopgraph optimize reasoning QUESTIONS.csv -o PROGRAM.json)")
-    from coopgraph.evals.decisions import read_jsonl
-    from coopgraph.evals.optimize import OPTIMIZERS, NodeTuner, sample_examples, split_examples
+    from coopgraph.evals.decision_reader import DecisionFileError, read_checked
+    from coopgraph.evals.optimize import EXAMPLE_KEYS, OPTIMIZERS, NodeTuner, sample_examples, split_examples
     from coopgraph.llm.factory import make_lm
     from coopgraph.llm.settings import LLMSettingError
 
@@ -72,13 +72,18 @@ def optimize(
         fail(f"no decisions file {data}; write one with `coopgraph data decisions -o {data}`")
     if eval_data is not None and not eval_data.exists():
         fail(f"no decisions file {eval_data}")
-    try:  # after the file checks: make_lm starts the embedded server
+    try:  # every line read and checked before make_lm starts the embedded server
+        points = read_checked(data, EXAMPLE_KEYS)
+        eval_points = read_checked(eval_data, EXAMPLE_KEYS) if eval_data is not None else None
+    except DecisionFileError as exc:
+        fail(str(exc))
+    try:
         tuner = NodeTuner(spec, make_lm(llm), node=node)
     except (LLMSettingError, KeyError, ValueError) as exc:
         fail(str(exc.args[0] if exc.args else exc))
-    trainset, held = split_examples(read_jsonl(data), train, held_out, seed)
-    if eval_data is not None:
-        held = sample_examples(read_jsonl(eval_data), held_out, seed)
+    trainset, held = split_examples(points, train, held_out, seed)
+    if eval_points is not None:
+        held = sample_examples(eval_points, held_out, seed)
     if not trainset or not held:
         fail(f"{data} needs points in the 'train' split and in the others (found {len(trainset)} / {len(held)})")
     say = (lambda text: None) if as_json else (lambda text: console.print(text, highlight=False))

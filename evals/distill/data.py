@@ -14,7 +14,7 @@ from typing import Any
 from jinja2.exceptions import UndefinedError
 from llama_cpp.llama_chat_format import format_chatml
 
-from coopgraph.evals.decision_reader import DecisionFileError
+from coopgraph.evals.decision_reader import DecisionFileError, require_keys
 from coopgraph.evals.decisions import DECISION_SPEC, DecisionRenderer
 from coopgraph.evals.overcooked_explanations import explain_decision
 from coopgraph.nodes.context import AgentResources
@@ -70,10 +70,10 @@ POINT_KEYS = ("id", "split", "options", "facts")
 
 
 def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, where: str) -> dict[str, Any] | None:
-    missing = [key for key in (*POINT_KEYS, f"{label}_index") if key not in decision]
-    if missing:  # a JSON line, but not what `coopgraph data decisions` writes
-        raise PairError(f"{where}: not a decision point of `coopgraph data decisions` (it has no "
-                        f"{', '.join(map(repr, missing))})")
+    try:
+        require_keys(decision, (*POINT_KEYS, f"{label}_index"), where)
+    except DecisionFileError as exc:  # a JSON line, but not what `coopgraph data decisions` writes
+        raise PairError(str(exc)) from None
     try:
         return example(decision, renderer, label)
     except UndefinedError as exc:  # e.g. the history a spec shows, from points recorded through one that does not

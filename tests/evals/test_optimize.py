@@ -125,3 +125,18 @@ def test_cli_unknown_optimizer_and_missing_data_are_clear_errors(tmp_path: Path)
     assert bad.exit_code == 2 and "labeled, bootstrap" in bad.output
     missing = runner.invoke(app, ["optimize", "--data", str(tmp_path / "x.jsonl"), "-o", "p.json"])
     assert missing.exit_code == 2 and "coopgraph data decisions" in missing.output
+
+
+@pytest.mark.parametrize(("line", "problem"), [("{not json", "not a JSON decision point"),
+                                                ('{"split": "train"}', "it has no 'id', 'facts', 'options'")])
+def test_cli_names_the_file_and_line_of_a_point_it_cannot_use_before_starting_a_model(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, decisions: list[dict[str, Any]], line: str,
+        problem: str) -> None:
+    data = tmp_path / "d.jsonl"
+    write_jsonl(decisions[:3], data)
+    data.write_text(data.read_text() + line + "\n")
+    started: list[str] = []
+    monkeypatch.setattr("coopgraph.llm.factory.make_lm", lambda setting=None, **_: started.append("lm"))
+    result = CliRunner().invoke(app, ["optimize", "--data", str(data), "-o", str(tmp_path / "p.json")])
+    assert result.exit_code == 2 and f"{data}:4: " in result.output and problem in result.output
+    assert "Traceback" not in result.output and not started and not (tmp_path / "p.json").exists()
