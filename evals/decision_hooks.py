@@ -30,6 +30,7 @@ class DecisionRun:
     expert_share: float = 0.0  # a learner's roll-in: the share of its choices where the expert follows its own pick
     max_learner_choices: int | None = None  # a learner's roll-in stops after this many choices (None: no bound)
     idle_choices: bool = False  # Overcooked: record the choices between `wait.` and `move away.` alone too
+    labeller: str | None = None  # the rules labelling the planner's seat, one of the hooks' `labellers` (None: default)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ class DecisionHooks:
     mixes_expert: bool = False  # whether `--expert-share` can hand the expert a share of a learner's choices
     max_learner_choices: int | None = None  # the bound on a learner's choices per episode when the command names none
     records_idle: bool = False  # whether `--idle-choices` means anything here (a world whose expert waits by rule)
+    labellers: tuple[str, ...] = ()  # the rules `--labeller` may name for the planner's seat (first: the default)
 
 
 def decision_hooks(env: str) -> DecisionHooks:

@@ -18,7 +18,7 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.decision_situation import decision_situation
-from coopgraph.envs.overcooked.experts.cooks import GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GateAwareCook, GreedyCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun, RecordedEpisode
@@ -92,6 +92,16 @@ class RecordingCook(ChoiceRecorder, GreedyCook):
         return decision_situation(belief)
 
 
+class GateAwareRecordingCook(RecordingCook, GateAwareCook):
+    """The recorded cook labelling with `GateAwareCook`'s rules (`--labeller greedy-gates`)."""
+
+    name = "greedy-gates"
+
+
+#: The rules that label the planner's seat (`coopgraph data decisions --labeller`); the partner stays the greedy cook.
+LABELLERS: dict[str, type[RecordingCook]] = {"greedy": RecordingCook, "greedy-gates": GateAwareRecordingCook}
+
+
 def split_of(layout: str) -> str:
     """The paper's layouts and their copies are `test`; the others go to `train` or, for about one in seven,
     `validation`."""
@@ -102,23 +112,27 @@ def split_of(layout: str) -> str:
 
 def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0, perturb: float = 0.0,
                   horizon: int = 400, learner_lm: Any = None, expert_share: float = 0.0,
-                  max_learner_choices: int | None = None, idle_choices: bool = False) -> RecordedEpisode:
+                  max_learner_choices: int | None = None, idle_choices: bool = False,
+                  labeller: str = "greedy") -> RecordedEpisode:
     """Play one layout with the team (`greedy` members are recorded) and return its decision points and how far it
     got. With `learner_lm` the first greedy member plays as the spec's choice node asking that LLM would (DAgger:
     the states a distilled planner reaches, labelled with what the greedy cook would have done there), except at a
     seeded share `expert_share` of its choices, where it follows its own pick; `max_learner_choices` stops the
     layout after that many learner choices (None: `horizon` alone bounds it); `idle_choices` records (and hands the
-    learner) the choices between `wait.` and `move away.` alone too."""
+    learner) the choices between `wait.` and `move away.` alone too; `labeller` names the rules (`LABELLERS`) of the
+    first greedy member, the seat a planner takes, which label its points (and play it where no learner does)."""
     env = envs.make("overcooked", layout=layout, horizon=horizon)
     actions_kept = renderer.loaded.spec.agent.actions_kept
     agents = list(env.possible_agents)
+    if labeller not in LABELLERS:
+        raise ValueError(f"unknown labeller {labeller!r}; labellers: {', '.join(LABELLERS)}")
     learner = learner_for(renderer, agents, learner_lm)
+    seat: type[RecordingCook] = LABELLERS[labeller]
     members: list[Any] = []
     for name in team:
         if name == "greedy":
-            members.append(RecordingCook(actions_kept, perturb, learner, expert_share, max_learner_choices,
-                                         idle_choices))
-            learner = None  # only the first greedy member is driven by the learner
+            members.append(seat(actions_kept, perturb, learner, expert_share, max_learner_choices, idle_choices))
+            learner, seat = None, RecordingCook  # only the first greedy member is driven and relabelled
         else:
             members.append(make_partner(name))
     played = play_rollin(env, members, seed=seed)
@@ -127,22 +141,25 @@ def record_layout(layout: str, team: list[str], *, renderer: DecisionRenderer, s
 
 def layout_decisions(layout: str, team: list[str], *, renderer: DecisionRenderer, seed: int = 0,
                      perturb: float = 0.0, horizon: int = 400, learner_lm: Any = None,
-                     expert_share: float = 0.0, idle_choices: bool = False) -> list[dict[str, Any]]:
+                     expert_share: float = 0.0, idle_choices: bool = False,
+                     labeller: str = "greedy") -> list[dict[str, Any]]:
     """The decision points of one layout (`record_layout`'s records)."""
     return record_layout(layout, team, renderer=renderer, seed=seed, perturb=perturb, horizon=horizon,
-                         learner_lm=learner_lm, expert_share=expert_share, idle_choices=idle_choices).records
+                         learner_lm=learner_lm, expert_share=expert_share, idle_choices=idle_choices,
+                         labeller=labeller).records
 
 
 def _record(env: str, episode: str, team: list[str], *, renderer: DecisionRenderer,
             run: DecisionRun) -> RecordedEpisode:
     return record_layout(episode, team, renderer=renderer, seed=run.seed, perturb=run.perturb, horizon=run.horizon,
                          learner_lm=run.learner_lm, expert_share=run.expert_share,
-                         max_learner_choices=run.max_learner_choices, idle_choices=run.idle_choices)
+                         max_learner_choices=run.max_learner_choices, idle_choices=run.idle_choices,
+                         labeller=run.labeller or "greedy")
 
 
 #: Overcooked's decision data (`coopgraph data decisions --env overcooked`): greedy cooks, layout by layout.
 HOOKS = DecisionHooks(team="greedy,greedy", spec=KITCHEN_SPEC, episodes=layout_set, record=_record, unit="layouts",
-                      learner="the greedy cook", mixes_expert=True, records_idle=True)
+                      learner="the greedy cook", mixes_expert=True, records_idle=True, labellers=tuple(LABELLERS))
 
 
 def generate(layout_set_name: str = "train", team: list[str] | None = None, *, limit: int | None = None,

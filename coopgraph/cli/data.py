@@ -61,6 +61,10 @@ def decisions(
                                       help="Overcooked: record the choices between `wait.` and `move away.` alone "
                                            "too (and, with --learner, let the learner make them), as an LLM-Co "
                                            "planner is asked them in play"),
+    labeller: str = typer.Option(None, "--labeller",
+                                 help="Overcooked: the rules that label (and, without --learner, play) the planner's "
+                                      "seat: greedy, or greedy-gates (holding a soup it cannot serve, it steps aside "
+                                      "from the gates an empty-handed partner would open) [default: greedy]"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""
@@ -87,6 +91,10 @@ def decisions(
         if idle_choices and not hooks.records_idle:
             raise ValueError(f"--idle-choices records the choices between waiting and stepping aside, which only "
                              f"--env overcooked's greedy cook makes by rule (not {env})")
+        if labeller is not None and labeller not in hooks.labellers:
+            raise ValueError(f"unknown labeller {labeller!r}; labellers: {', '.join(hooks.labellers)}"
+                             if hooks.labellers else f"--labeller names the rules of Overcooked's recorded cook "
+                             f"(--env overcooked), not {env}'s")
         learner_lm = None
         if learner is not None:
             from coopgraph.llm.factory import make_lm
@@ -96,7 +104,7 @@ def decisions(
     run = DecisionRun(seed=seed, perturb=perturb, learner_lm=learner_lm, horizon=horizon,
                       oracle_restarts=oracle_restarts, expert_share=expert_share,
                       max_learner_choices=max_learner_choices or hooks.max_learner_choices,
-                      idle_choices=idle_choices)
+                      idle_choices=idle_choices, labeller=labeller)
     progress = Progress(TextColumn("[bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
                         TimeElapsedColumn(), console=console, transient=True, disable=as_json)
     cut: list[dict[str, object]] = []
@@ -118,7 +126,7 @@ def decisions(
         "env": env, "set": episode_set, "team": members, "seed": seed, "spec": spec, "perturb": perturb,
         "learner": learner, "expert_share": expert_share,
         "max_learner_choices": run.max_learner_choices if learner else None, "idle_choices": idle_choices,
-        "cut": cut}
+        "labeller": labeller, "cut": cut}
     if as_json:
         emit_json(summary)
         return

@@ -22,7 +22,7 @@ from typing import Any
 
 from coopgraph.evals.decisions import DecisionRenderer
 from coopgraph.evals.distill.mix import write_points
-from coopgraph.evals.overcooked_decisions import record_layout
+from coopgraph.evals.overcooked_decisions import LABELLERS, record_layout
 from coopgraph.record.trace_file import NotATrace, load_trace
 from coopgraph.testing import scripted_lm
 
@@ -37,8 +37,9 @@ def recorded_replies(events: list[dict[str, Any]], agent: str) -> dict[str, str]
             if e.get("type") == "llm_call" and e.get("agent") == agent and e.get("prompt")}
 
 
-def relabel(path: Path) -> tuple[list[dict[str, Any]], str]:
-    """The planner's points of the trace at `path`, greedy-labelled, and a line saying what was replayed."""
+def relabel(path: Path, labeller: str = "greedy") -> tuple[list[dict[str, Any]], str]:
+    """The planner's points of the trace at `path`, labelled by `labeller`'s rules (`LABELLERS`), and a line saying
+    what was replayed."""
     try:
         events = load_trace(path)
     except NotATrace as exc:
@@ -65,7 +66,7 @@ def relabel(path: Path) -> tuple[list[dict[str, Any]], str]:
 
     episode = record_layout(str(start["episode"]), ["greedy", "greedy"], renderer=DecisionRenderer(spec),
                             seed=int(start.get("seed") or 0), horizon=int(start["max_steps"]),
-                            learner_lm=scripted_lm(reply), idle_choices=True)
+                            learner_lm=scripted_lm(reply), idle_choices=True, labeller=labeller)
     if not all(asked):
         raise RelabelError(f"{path}: the replay left the trace at the planner's decision {asked.index(False) + 1}: "
                            f"its prompt is none of the {len(replies)} the trace holds (another version of the spec "
@@ -80,12 +81,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("traces", nargs="+", type=Path, help="eval traces (runs/X/traces/<suite>/<team>/*.jsonl)")
     parser.add_argument("-o", "--out", type=Path, required=True)
+    parser.add_argument("--labeller", choices=list(LABELLERS), default="greedy",
+                        help="the rules that label the planner's states (greedy-gates: see `data decisions`)")
     args = parser.parse_args(argv)
     lines: list[str] = []
     points: list[dict[str, Any]] = []
     try:
         for path in args.traces:
-            relabelled, line = relabel(path)
+            relabelled, line = relabel(path, args.labeller)
             points += relabelled
             lines.append(line)
     except RelabelError as exc:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 from typing import Any
 
@@ -136,6 +137,10 @@ def test_the_cli_writes_overcooked_points_and_names_the_sets(tmp_path: Path) -> 
     assert unmixed.exit_code == 2 and "needs --learner" in unmixed.output
     elsewhere = runner.invoke(app, ["data", "decisions", "--env", "cwah", "--idle-choices", "-o", str(out)])
     assert elsewhere.exit_code == 2 and "only --env overcooked" in elsewhere.output
+    unknown = runner.invoke(app, ["data", "decisions", "--env", "overcooked", "--labeller", "oracle", "-o", str(out)])
+    assert unknown.exit_code == 2 and "greedy, greedy-gates" in unknown.output and "Traceback" not in unknown.output
+    no_cook = runner.invoke(app, ["data", "decisions", "--env", "cwah", "--labeller", "greedy", "-o", str(out)])
+    assert no_cook.exit_code == 2 and "--env overcooked" in no_cook.output
 
 
 def test_a_dagger_rollin_follows_the_learner_and_keeps_the_greedy_label() -> None:
@@ -225,3 +230,35 @@ def test_idle_choices_add_the_points_where_waiting_and_stepping_aside_are_all_th
     assert not idle_only(plain) and idle_only(every)
     assert len(every) == len(plain) + len(idle_only(every))  # the same play, more of it recorded
     assert all(r["options"][r["expert_index"]] == r["expert_choice"] for r in idle_only(every))
+
+
+def holds_its_soup_aside(messages: list[Any], kwargs: dict[str, Any]) -> str:
+    """A planner that fetches a plate, steps aside until a soup cooks, loads it, and then, with no serving spot in
+    reach, keeps stepping aside: round 16 of the kitchen planner on no_counter_door."""
+    text = str(messages[-1].content)
+    match = re.search(r"Available Actions: \[(.*)\]", text)
+    options = match.group(1).split(", ") if match else []
+    if "pick up plate from p0." in options:
+        return "Action: pick up plate from p0."
+    if "load soup on plate from c0." in options and "is not cooking" not in text:
+        return "Action: load soup on plate from c0."
+    return "Action: move away."
+
+
+def test_the_gate_aware_labeller_says_wait_where_the_greedy_cook_steps_aside_from_a_dispenser() -> None:
+    """Holding a soup behind the shut gates beside a partner with empty hands, the greedy cook's label steps aside
+    from whichever dispenser the planner stands by; the gate-aware labeller waits unless it blocks a gate."""
+    def idle_labels(labeller: str) -> list[tuple[str, str]]:
+        points = layout_decisions("no_counter_door", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC),
+                                  horizon=120, learner_lm=scripted_lm(holds_its_soup_aside), idle_choices=True,
+                                  labeller=labeller)
+        return [(r["followed"], r["expert_choice"]) for r in points if r["agent"] == "alice"
+                and r["situation"] == "holding soup; no serving spot in reach"]
+
+    greedy, gates = idle_labels("greedy"), idle_labels("greedy-gates")
+    assert len(greedy) == len(gates) > 20 and {f for f, _ in gates} == {"move away."}  # the same play
+    assert sum(label == "move away." for _, label in greedy) >= len(greedy) - 2
+    assert sum(label == "wait." for _, label in gates) > len(gates) / 2
+    with pytest.raises(ValueError, match="greedy, greedy-gates"):
+        layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC), horizon=5,
+                         labeller="oracle")

@@ -84,13 +84,17 @@ class GreedyCook(KitCook):
                     or wait)
         return self._empty_handed(belief, nearest, starts, wait, can_cook, cooked, onions_needed, held, on_shared)
 
-    @staticmethod
-    def _idle(belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
-        """With nothing to do: step aside if a place the partner needs for what it holds is blocked by this cook
-        (pots for an onion or a plate, serving spots for a soup, dispensers for empty hands), else wait."""
-        letters = {"onion": "c", "plate": "c", "soup in plate": "d"}.get(belief.partner_holding or "", "op")
+    def _idle(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        """With nothing to do: step aside if a place the partner needs is blocked by this cook, else wait."""
+        letters = self._partner_needs(belief)
         in_the_way = any(where.blocked for label, where in belief.partners.items() if label[0] in letters)
         return next(o for o in options if o.text == (MOVE_AWAY if in_the_way else WAIT))
+
+    @staticmethod
+    def _partner_needs(belief: OvercookedBelief) -> str:
+        """The letters of the places the partner needs for what it holds: pots for an onion or a plate, serving
+        spots for a soup, dispensers for empty hands."""
+        return {"onion": "c", "plate": "c", "soup in plate": "d"}.get(belief.partner_holding or "", "op")
 
     @staticmethod
     def _empty_handed(belief: OvercookedBelief, nearest: Callable[[Choice], KitchenAffordance | None],
@@ -126,3 +130,21 @@ class GreedyCook(KitCook):
             if onion is not None:
                 return onion
         return wait
+
+
+class GateAwareCook(GreedyCook):
+    """The greedy cook, except that holding a soup no serving spot in reach takes, it counts the gates as what a
+    partner with empty hands needs: that partner's rule is to open one for it. A labeller for the kitchen planner's
+    data only (`coopgraph data decisions --labeller greedy-gates`), never the eval's partner: the greedy cook steps
+    aside from the dispensers there, and a planner taught its label walks between two cells while the partner's
+    way to the gate keeps changing (docs/methods/llmco.md, "Round 15")."""
+
+    name = "greedy-gates"
+
+    @staticmethod
+    def _partner_needs(belief: OvercookedBelief) -> str:
+        stuck = belief.holding == "soup in plate" and not any(belief.my_reach(d).reachable
+                                                               for d in belief.kitchen.ids("d"))
+        if stuck and belief.partner_holding is None:
+            return "g"
+        return GreedyCook._partner_needs(belief)
