@@ -247,7 +247,8 @@ class OvercookedEnv(TextSpaces, ParallelEnv):
         return {"pots": [[*p.position, p.onions, p.cooking, p.ready, p.ticks_left] for p in pots(mdp, state)],
                 "counters": [[*cell, HELD_WORDS[obj.name]] for cell, obj in sorted(state.objects.items())
                              if mdp.kitchen.terrain_at(cell) == "X" and obj.name in HELD_WORDS],
-                "gates": [[*cell, cell in state.gates, state.gates.get(cell) or 0] for cell in mdp.kitchen.places["g"]]}
+                "gates": [[*cell, state.gates.get(cell) is not None, state.gates.get(cell) or 0]
+                          for cell in mdp.kitchen.places["g"]]}
 
     def layout(self) -> dict[str, Any]:
         """The kitchen for a trace's `episode_start` (the viewer draws it): terrain rows, LLM-Co's labelled places

@@ -118,3 +118,15 @@ def test_the_page_shows_the_served_table_and_marks_on_the_timeline(tmp_path: Pat
         finally:
             browser.close()
     assert not errors, errors
+
+
+def test_a_gate_shows_shut_until_a_cook_opens_it_and_then_its_ticks_open(tmp_path: Path) -> None:
+    """The kitchen record's gates are `[x, y, open, ticks open]`: every gate read as open before this was fixed."""
+    result = coopgraph.run(env="overcooked", episode="no_counter_door", team=["greedy", "greedy"], max_steps=120,
+                           out=tmp_path)
+    assert result.trace_path is not None
+    frames = [f for f in build_view(load_trace(Path(result.trace_path)))["frames"] if f["kitchen"]]
+    assert [g[2:] for g in frames[0]["kitchen"]["gates"]] == [[False, 0], [False, 0]]
+    opened = [g for f in frames for g in f["kitchen"]["gates"] if g[2]]
+    assert opened and any(g[3] > 0 for g in opened)
+    assert sum(1 for f in frames if not any(g[2] for g in f["kitchen"]["gates"])) > len(frames) / 2
