@@ -35,8 +35,8 @@ def require_keys(point: dict[str, Any], keys: tuple[str, ...], where: str) -> No
                                 f"{', '.join(map(repr, missing))})")
 
 
-def read_checked(path: Path, keys: tuple[str, ...]) -> list[dict[str, Any]]:
-    """The file's decision points, each checked to carry `keys` (`require_keys`)."""
+def read_points(path: Path, keys: tuple[str, ...] = ()) -> list[dict[str, Any]]:
+    """The file's decision points, each checked to carry `keys` (`require_keys`; none: any JSON object)."""
     points = numbered_points(path)
     for number, point in points:
         require_keys(point, keys, f"{path}:{number}")

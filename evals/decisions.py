@@ -28,7 +28,7 @@ from coopgraph.envs.cwah.experts.oracle import plan_team
 from coopgraph.envs.partners import make_partner, partners
 from coopgraph.envs.protocol import Affordance, AgentInfo, Observation, PrimitiveAction
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun, RecordedEpisode
-from coopgraph.evals.decision_reader import numbered_points
+from coopgraph.evals.decision_reader import read_points
 from coopgraph.evals.decision_writer import DecisionWriter
 from coopgraph.graphs.compiler import node_context
 from coopgraph.graphs.loader import LoadedSpec, load_spec
@@ -414,4 +414,4 @@ def write_jsonl(records: Iterator[dict[str, Any]] | list[dict[str, Any]], path: 
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """The file's decision points; a line that is not JSON is a DecisionFileError naming it."""
-    return [point for _, point in numbered_points(Path(path))]
+    return read_points(Path(path))

@@ -61,7 +61,7 @@ def optimize(
     if data is None:
         fail("name the decision points: coopgraph optimize --data FILE.jsonl -o PROGRAM.json "
              "(or tune the reasoning prompt: coopgraph optimize reasoning QUESTIONS.csv -o PROGRAM.json)")
-    from coopgraph.evals.decision_reader import DecisionFileError, read_checked
+    from coopgraph.evals.decision_reader import DecisionFileError, read_points
     from coopgraph.evals.optimize import EXAMPLE_KEYS, OPTIMIZERS, NodeTuner, sample_examples, split_examples
     from coopgraph.llm.factory import make_lm
     from coopgraph.llm.settings import LLMSettingError
@@ -73,8 +73,8 @@ def optimize(
     if eval_data is not None and not eval_data.exists():
         fail(f"no decisions file {eval_data}")
     try:  # every line read and checked before make_lm starts the embedded server
-        points = read_checked(data, EXAMPLE_KEYS)
-        eval_points = read_checked(eval_data, EXAMPLE_KEYS) if eval_data is not None else None
+        points = read_points(data, EXAMPLE_KEYS)
+        eval_points = read_points(eval_data, EXAMPLE_KEYS) if eval_data is not None else None
     except DecisionFileError as exc:
         fail(str(exc))
     try:

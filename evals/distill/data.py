@@ -70,10 +70,7 @@ POINT_KEYS = ("id", "split", "options", "facts")
 
 
 def _pair(decision: dict[str, Any], renderer: DecisionRenderer, label: str, where: str) -> dict[str, Any] | None:
-    try:
-        require_keys(decision, (*POINT_KEYS, f"{label}_index"), where)
-    except DecisionFileError as exc:  # a JSON line, but not what `coopgraph data decisions` writes
-        raise PairError(str(exc)) from None
+    require_keys(decision, (*POINT_KEYS, f"{label}_index"), where)  # a JSON line, but not a decision point
     try:
         return example(decision, renderer, label)
     except UndefinedError as exc:  # e.g. the history a spec shows, from points recorded through one that does not
@@ -93,7 +90,8 @@ def write_examples(decisions: Iterable[dict[str, Any]], out: Path, *, spec: str 
 def write_numbered_examples(decisions: Iterable[tuple[str, dict[str, Any]]], out: Path, *,
                             spec: str = DECISION_SPEC, label: str = "expert") -> dict[str, int]:
     """`write_examples` for points that say where they come from (`FILE:LINE`), so a point the spec cannot render
-    is named before any training starts (PairError); the pairs file is left unwritten then."""
+    is named before any training starts (PairError; a line that is no decision point, DecisionFileError); the
+    pairs file is left unwritten then."""
     renderer = DecisionRenderer(spec)
     pairs = [pair for where, decision in decisions
              if (pair := _pair(decision, renderer, label, where)) is not None]

@@ -54,10 +54,6 @@ def distinct(points: Iterable[dict[str, Any]]) -> list[dict[str, Any]]:
     return kept
 
 
-def read_points(path: Path) -> list[dict[str, Any]]:
-    return [point for _, point in numbered_points(path)]
-
-
 def balanced(pool: list[dict[str, Any]], count: int, rng: random.Random) -> list[int]:
     """`count` indices of `pool` spread evenly over the points' situations: each situation's points in a seeded
     order, taken one situation after another (in name order) until `count` are taken."""

@@ -21,6 +21,12 @@ from coopgraph.envs.overcooked.belief import OvercookedBelief
 Choice = Callable[[KitchenAffordance], bool]
 
 
+def soup_unservable(belief: OvercookedBelief, *, mine: bool) -> bool:
+    """Whether this cook (`mine`) or the partner holds a soup and reaches no serving spot: behind a shut gate."""
+    holding, reach = (belief.holding, belief.my_reach) if mine else (belief.partner_holding, belief.partner_reach)
+    return holding == "soup in plate" and not any(reach(d).reachable for d in belief.kitchen.ids("d"))
+
+
 class KitCook(KitMember):
     """A cook that chooses among LLM-Co's feasible actions with `choose` and runs the choice to its end."""
 
@@ -100,8 +106,7 @@ class GreedyCook(KitCook):
     def _empty_handed(belief: OvercookedBelief, nearest: Callable[[Choice], KitchenAffordance | None],
                       starts: Callable[..., Choice], wait: KitchenAffordance, can_cook: bool, cooked: int,
                       onions_needed: int, held: dict[str, int], on_shared: dict[str, int]) -> KitchenAffordance:
-        partner_stuck = belief.partner_holding == "soup in plate" and not any(
-            belief.partner_reach(d).reachable for d in belief.kitchen.ids("d"))
+        partner_stuck = soup_unservable(belief, mine=False)
         cut_off = not can_cook and not any(belief.my_reach(x).reachable for x in belief.kitchen.ids("o")
                                            + belief.kitchen.ids("p") + belief.kitchen.ids("s"))
         if partner_stuck or cut_off:
@@ -143,8 +148,6 @@ class GateAwareCook(GreedyCook):
 
     @staticmethod
     def _partner_needs(belief: OvercookedBelief) -> str:
-        stuck = belief.holding == "soup in plate" and not any(belief.my_reach(d).reachable
-                                                               for d in belief.kitchen.ids("d"))
-        if stuck and belief.partner_holding is None:
+        if soup_unservable(belief, mine=True) and belief.partner_holding is None:
             return "g"
         return GreedyCook._partner_needs(belief)
