@@ -262,3 +262,23 @@ def test_the_gate_aware_labeller_says_wait_where_the_greedy_cook_steps_aside_fro
     with pytest.raises(ValueError, match="greedy, greedy-gates"):
         layout_decisions("cramped_room", ["greedy", "greedy"], renderer=DecisionRenderer(KITCHEN_SPEC), horizon=5,
                          labeller="oracle")
+
+
+def test_the_gate_aware_labeller_opens_the_gate_away_from_a_partner_stepping_aside_and_the_team_cooks_again() -> None:
+    """A planner that holds its soup aside on no_counter_door for 60 ticks, then plays the labeller's rules: with both
+    gates equally near, the gate-aware labeller opens the one the greedy partner's step aside does not walk into
+    (docs/methods/llmco.md, "Round 17"). The greedy cook's rules lose the rest of the episode to the collision."""
+    from coopgraph.evals.overcooked_decisions import LABELLERS
+
+    def holds_its_soup_then_follows(snap: Any) -> str:
+        holding = snap.observation.time < 60 and snap.observation.holding == "soup in plate"
+        return "move away." if holding else str(snap.choice.text)
+
+    def play(labeller: str) -> dict[str, Any]:
+        seat = LABELLERS[labeller](5, 0.0, holds_its_soup_then_follows, 0.0, None, True)
+        return run_episode(envs.make("overcooked", layout="no_counter_door", horizon=400),
+                           [seat, make_partner("greedy")], seed=0).metrics
+
+    greedy, gates = play("greedy"), play("greedy-gates")
+    assert greedy["score"] <= 60 < 140 <= gates["score"]
+    assert gates["deliveries_by_agent"]["alice"] >= 3 and gates["deliveries_by_agent"]["bob"] >= 3

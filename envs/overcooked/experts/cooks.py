@@ -146,6 +146,17 @@ class GateAwareCook(GreedyCook):
 
     name = "greedy-gates"
 
+    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
+        """Opening a gate for a stuck partner, of the nearest gates it takes the one farthest from the partner: the
+        partner steps aside into the cells near it, so the way to the nearer one is the way it is stepping into."""
+        if belief.holding is None and soup_unservable(belief, mine=False):
+            gates = [o for o in options if o.kind == "open" and o.place is not None and o.distance is not None]
+            if gates:
+                def away(o: KitchenAffordance) -> float:
+                    return -(belief.partner_reach(o.place or "").distance or 0.0)
+                return min(gates, key=lambda o: (o.distance or 0.0, away(o)))
+        return super().choose(belief, options)
+
     @staticmethod
     def _partner_needs(belief: OvercookedBelief) -> str:
         if soup_unservable(belief, mine=True) and belief.partner_holding is None:
