@@ -120,6 +120,9 @@ def distill(
     epochs: float = typer.Option(1.0, "--epochs", min=0.01),
     lr: float = typer.Option(5e-4, "--lr"),
     rank: int = typer.Option(16, "--rank", min=1),
+    seed: int = typer.Option(0, "--seed", help="the order of the pairs, the sample under --limit and (without "
+                             "--init) the adapter's first weights; a round trained under two or three seeds tells "
+                             "what its data did from what its order did"),
     init: Path | None = typer.Option(None, "--init", help="start from this adapter GGUF (an earlier round, e.g. "
                                      "the shipped one), so the round builds on what the earlier rounds learned"),
     python: Path = typer.Option(DISTILL_PYTHON, "--python", help="interpreter with torch (`make distill-env`)"),
@@ -152,7 +155,7 @@ def distill(
     console.print(f"wrote {sum(counts.values())} prompt/completion pairs to {pairs} ({counts})", highlight=False)
     script = Path(distill_data.__file__).with_name("train.py")
     command = [str(python), str(script), str(pairs), "--base", str(base), "--out", str(out), "--limit", str(limit),
-               "--epochs", str(epochs), "--lr", str(lr), "--rank", str(rank)]
+               "--epochs", str(epochs), "--lr", str(lr), "--rank", str(rank), "--seed", str(seed)]
     if init is not None:
         command += ["--init", str(init)]
     if subprocess.run(command, check=False).returncode != 0:

@@ -175,3 +175,28 @@ def test_distill_names_the_line_of_a_decisions_file_that_is_not_json(tmp_path: P
     said = " ".join(result.output.split())
     assert result.exit_code == 2 and f"{data}:1: not a decision point" in said and "'expert_index'" in said
     assert result.exception is None or isinstance(result.exception, SystemExit)
+
+
+def test_distill_hands_its_seed_to_the_trainer(tmp_path: Path) -> None:
+    """`--seed` orders the pairs (docs/methods/llmco.md, "Round 17"); the trainer gets it, and seed 0 by default."""
+    from coopgraph.evals.decisions import DecisionRenderer
+    from coopgraph.evals.overcooked_decisions import layout_decisions
+
+    points = layout_decisions("cramped_room", ["greedy", "greedy"],
+                              renderer=DecisionRenderer("llmco-lite-nohistory"), horizon=20)[:3]
+    data = tmp_path / "mix.jsonl"
+    data.write_text("".join(json.dumps(p) + "\n" for p in points))
+    trainer = tmp_path / "trainer.sh"  # stands in for the torch interpreter: records its arguments, writes --out
+    trainer.write_text('#!/bin/sh\nprintf "%s\\n" "$@" > "$(dirname "$0")/args.txt"\n'
+                       'while [ $# -gt 0 ]; do [ "$1" = --out ] && touch "$2"; shift; done\n')
+    trainer.chmod(0o755)
+
+    def trained_with(*extra: str) -> list[str]:
+        result = runner.invoke(app, ["distill", "--data", str(data), "-o", str(tmp_path / "a.gguf"), "--spec",
+                                     "llmco-lite-nohistory", "--python", str(trainer), *extra])
+        assert result.exit_code == 0, result.output
+        args = (tmp_path / "args.txt").read_text().split("\n")
+        return args[args.index("--seed") + 1:args.index("--seed") + 2]
+
+    assert trained_with() == ["0"]
+    assert trained_with("--seed", "2") == ["2"]
