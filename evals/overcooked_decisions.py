@@ -18,7 +18,7 @@ from typing import Any
 from coopgraph import envs
 from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT
 from coopgraph.envs.overcooked.decision_situation import decision_situation
-from coopgraph.envs.overcooked.experts.cooks import GateAwareCook, GreedyCook
+from coopgraph.envs.overcooked.experts.cooks import GateAwareCook, GreedyCook, LookaheadCook
 from coopgraph.envs.overcooked.layouts import PAPER_LAYOUTS, layout_names, load_layout, paper_copy
 from coopgraph.envs.partners import make_partner
 from coopgraph.evals.decision_hooks import DecisionHooks, DecisionRun, RecordedEpisode
@@ -98,8 +98,15 @@ class GateAwareRecordingCook(RecordingCook, GateAwareCook):
     name = "greedy-gates"
 
 
+class LookaheadRecordingCook(RecordingCook, LookaheadCook):
+    """The recorded cook labelling with `LookaheadCook`'s rules (`--labeller greedy-ahead`)."""
+
+    name = "greedy-ahead"
+
+
 #: The rules that label the planner's seat (`coopgraph data decisions --labeller`); the partner stays the greedy cook.
-LABELLERS: dict[str, type[RecordingCook]] = {"greedy": RecordingCook, "greedy-gates": GateAwareRecordingCook}
+LABELLERS: dict[str, type[RecordingCook]] = {"greedy": RecordingCook, "greedy-gates": GateAwareRecordingCook,
+                                              "greedy-ahead": LookaheadRecordingCook}
 
 
 def split_of(layout: str) -> str:

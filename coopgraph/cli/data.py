@@ -63,8 +63,10 @@ def decisions(
                                            "planner is asked them in play"),
     labeller: str = typer.Option(None, "--labeller",
                                  help="Overcooked: the rules that label (and, without --learner, play) the planner's "
-                                      "seat: greedy, or greedy-gates (holding a soup it cannot serve, it steps aside "
-                                      "from the gates an empty-handed partner would open) [default: greedy]"),
+                                      "seat: greedy; greedy-gates (holding a soup it cannot serve, it steps aside "
+                                      "from the gates an empty-handed partner would open, and opens the gate away "
+                                      "from a stuck partner); greedy-ahead (greedy-gates, and holding a soup, it "
+                                      "steps aside from the pots too for an empty-handed partner) [default: greedy]"),
     as_json: bool = typer.Option(False, "--json", help="print one JSON object summarising what was written"),
 ) -> None:
     """Play the expert team on every episode of a set and record each new plan as a labelled decision point."""

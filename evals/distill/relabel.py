@@ -82,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("traces", nargs="+", type=Path, help="eval traces (runs/X/traces/<suite>/<team>/*.jsonl)")
     parser.add_argument("-o", "--out", type=Path, required=True)
     parser.add_argument("--labeller", choices=list(LABELLERS), default="greedy",
-                        help="the rules that label the planner's states (greedy-gates: see `data decisions`)")
+                        help="the rules that label the planner's states (greedy-gates, greedy-ahead: see "
+                             "`data decisions`)")
     args = parser.parse_args(argv)
     lines: list[str] = []
     points: list[dict[str, Any]] = []

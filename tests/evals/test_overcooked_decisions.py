@@ -282,3 +282,26 @@ def test_the_gate_aware_labeller_opens_the_gate_away_from_a_partner_stepping_asi
     greedy, gates = play("greedy"), play("greedy-gates")
     assert greedy["score"] <= 60 < 140 <= gates["score"]
     assert gates["deliveries_by_agent"]["alice"] >= 3 and gates["deliveries_by_agent"]["bob"] >= 3
+
+
+def test_the_lookahead_labeller_steps_aside_from_the_pot_where_the_greedy_cook_waits_half_the_time() -> None:
+    """cramped_room, a planner that keeps asking to serve while the greedy partner stands on the window's free side
+    (round 16's loop, docs/methods/llmco.md, "Round 17"): the partner places and picks up one onion there, and the
+    greedy cook's label flips between `wait.` and `move away.` with what the partner holds; the lookahead labeller's
+    says `move away.` from the pot the partner's onion is for, every time."""
+    from coopgraph.evals.overcooked_decisions import LABELLERS
+
+    def insists_on_serving(snap: Any) -> str:
+        serving = snap.observation.time < 200 and snap.observation.holding == "soup in plate"
+        return "place soup for delivery in d0." if serving else str(snap.choice.text)
+
+    def stuck_labels(labeller: str) -> list[str]:
+        seat = LABELLERS[labeller](5, 0.0, insists_on_serving, 0.0, None, True)
+        run_episode(envs.make("overcooked", layout="cramped_room", horizon=400), [seat, make_partner("greedy")], seed=0)
+        return [s.choice.text for s in seat.snapshots if s.followed.text.startswith("place soup for delivery")
+                and s.choice.text != s.followed.text]
+
+    greedy, ahead = stuck_labels("greedy"), stuck_labels("greedy-ahead")
+    assert len(greedy) == len(ahead) > 50  # the same play: the planner's own answers
+    assert greedy.count("wait.") > 20 and greedy.count("move away.") > 20
+    assert set(ahead) == {"move away."}

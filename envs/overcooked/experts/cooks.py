@@ -162,3 +162,20 @@ class GateAwareCook(GreedyCook):
         if soup_unservable(belief, mine=True) and belief.partner_holding is None:
             return "g"
         return GreedyCook._partner_needs(belief)
+
+
+class LookaheadCook(GateAwareCook):
+    """The gate-aware labeller, and holding a soup, it counts the pots as what a partner with empty hands needs: that
+    partner's next trip ends at a pot with an onion or a plate. Data only (`--labeller greedy-ahead`): the greedy cook
+    waits there on the pot's only free side while its partner walks between a counter and the serving spot's side,
+    placing and picking up the same onion, and neither soup nor onion moves again (docs/methods/llmco.md, "Round
+    17")."""
+
+    name = "greedy-ahead"
+
+    @staticmethod
+    def _partner_needs(belief: OvercookedBelief) -> str:
+        needs = GateAwareCook._partner_needs(belief)
+        if belief.holding == "soup in plate" and belief.partner_holding is None and needs == "op":
+            return "opc"
+        return needs

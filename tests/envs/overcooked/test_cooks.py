@@ -57,9 +57,10 @@ def test_a_random_legal_partner_plays_only_listed_actions_and_the_greedy_cook_st
 def test_the_gate_aware_labeller_plays_as_the_greedy_cook_where_no_partner_goes_for_a_gate(layout: str) -> None:
     """`GateAwareCook` changes one step-aside rule (docs/methods/llmco.md, "Round 15"); beside the greedy cook it
     cooks the same episode, so its labels differ only in the states a planner leads it into."""
-    from coopgraph.envs.overcooked.experts.cooks import GateAwareCook
+    from coopgraph.envs.overcooked.experts.cooks import GateAwareCook, LookaheadCook
 
     def play(first: object) -> dict[str, object]:
         return run_episode(envs.make("overcooked", layout=layout, horizon=400), [first, make_partner("greedy")]).metrics
 
-    assert play(GateAwareCook()) == play(make_partner("greedy"))
+    greedy = play(make_partner("greedy"))
+    assert play(GateAwareCook()) == greedy and play(LookaheadCook()) == greedy
