@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -80,9 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     except DecisionFileError as exc:  # a line that is not JSON, or not a decision point, named with its line
         print(f"error: {exc}", file=sys.stderr)
         return 2
-    splits: dict[str, int] = {}
-    for point in points:
-        splits[str(point.get("split"))] = splits.get(str(point.get("split")), 0) + 1
+    splits = Counter(str(point.get("split")) for point in points)
     write_points(points, args.out)
     print(f"wrote {len(points)} distinct points to {args.out} ({', '.join(f'{k} {v}' for k, v in splits.items())})")
     return 0

@@ -19,6 +19,8 @@ from coopgraph.envs.overcooked.affordances import MOVE_AWAY, WAIT, KitchenAfford
 from coopgraph.envs.overcooked.belief import OvercookedBelief
 
 Choice = Callable[[KitchenAffordance], bool]
+#: The nearest option passing a test (`GreedyCook.choose`), ties broken by an optional second key (lowest first).
+Nearest = Callable[..., "KitchenAffordance | None"]
 
 
 def soup_unservable(belief: OvercookedBelief, *, mine: bool) -> bool:
@@ -52,10 +54,11 @@ class GreedyCook(KitCook):
     name = "greedy"
 
     def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
-        def nearest(test: Choice) -> KitchenAffordance | None:
-            """The nearest option passing `test`; one blocked by the partner is no option for now."""
+        def nearest(test: Choice, then: Callable[[KitchenAffordance], float] | None = None) -> KitchenAffordance | None:
+            """The nearest option passing `test` (of equally near ones, the lowest `then`, else the first); one
+            blocked by the partner is no option for now."""
             found = [o for o in options if o.place is not None and o.distance is not None and test(o)]
-            return min(found, key=lambda o: o.distance or 0.0, default=None)
+            return min(found, key=lambda o: (o.distance or 0.0, then(o) if then else 0.0), default=None)
 
         wait = self._idle(belief, options)
         held = {"onion": 0, "plate": 0}
@@ -103,14 +106,19 @@ class GreedyCook(KitCook):
         return {"onion": "c", "plate": "c", "soup in plate": "d"}.get(belief.partner_holding or "", "op")
 
     @staticmethod
-    def _empty_handed(belief: OvercookedBelief, nearest: Callable[[Choice], KitchenAffordance | None],
+    def _gate(belief: OvercookedBelief, nearest: Nearest, partner_stuck: bool) -> KitchenAffordance | None:
+        """The gate to open for a partner stuck with a soup (`partner_stuck`) or for this cook, cut off: the
+        nearest."""
+        return nearest(lambda o: o.kind == "open")
+
+    def _empty_handed(self, belief: OvercookedBelief, nearest: Nearest,
                       starts: Callable[..., Choice], wait: KitchenAffordance, can_cook: bool, cooked: int,
                       onions_needed: int, held: dict[str, int], on_shared: dict[str, int]) -> KitchenAffordance:
         partner_stuck = soup_unservable(belief, mine=False)
         cut_off = not can_cook and not any(belief.my_reach(x).reachable for x in belief.kitchen.ids("o")
                                            + belief.kitchen.ids("p") + belief.kitchen.ids("s"))
         if partner_stuck or cut_off:
-            gate = nearest(lambda o: o.kind == "open")
+            gate = self._gate(belief, nearest, partner_stuck)
             if gate is not None:
                 return gate
         soup = nearest(starts("pick up cooked soup"))
@@ -146,16 +154,14 @@ class GateAwareCook(GreedyCook):
 
     name = "greedy-gates"
 
-    def choose(self, belief: OvercookedBelief, options: list[KitchenAffordance]) -> KitchenAffordance:
-        """Opening a gate for a stuck partner, of the nearest gates it takes the one farthest from the partner: the
-        partner steps aside into the cells near it, so the way to the nearer one is the way it is stepping into."""
-        if belief.holding is None and soup_unservable(belief, mine=False):
-            gates = [o for o in options if o.kind == "open" and o.place is not None and o.distance is not None]
-            if gates:
-                def away(o: KitchenAffordance) -> float:
-                    return -(belief.partner_reach(o.place or "").distance or 0.0)
-                return min(gates, key=lambda o: (o.distance or 0.0, away(o)))
-        return super().choose(belief, options)
+    @staticmethod
+    def _gate(belief: OvercookedBelief, nearest: Nearest, partner_stuck: bool) -> KitchenAffordance | None:
+        """For a stuck partner, of the nearest gates the one farthest from it: the partner steps aside into the
+        cells near it, so the way to the nearer one is the way it is stepping into."""
+        if not partner_stuck:
+            return GreedyCook._gate(belief, nearest, partner_stuck)
+        return nearest(lambda o: o.kind == "open",
+                       then=lambda o: -(belief.partner_reach(o.place or "").distance or 0.0))
 
     @staticmethod
     def _partner_needs(belief: OvercookedBelief) -> str:
